@@ -1,0 +1,115 @@
+// Package kernel holds the vocabulary every module of feria shares: the domain
+// error with its Kind, the Caller a request acts for, and the Clock that is the
+// only source of "now" in core.
+package kernel
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kind classifies an error by what the client can do about it. The HTTP
+// adapter maps each Kind to one status code; core never speaks in statuses.
+type Kind uint8
+
+const (
+	Internal        Kind = iota // a fault of ours; details are logged, never shown
+	Invalid                     // the request is malformed or breaks a rule
+	Unauthenticated             // no valid credentials
+	Permission                  // authenticated, but not allowed
+	NotExist                    // the addressed resource does not exist
+	NotAcceptable               // well-formed but refused by content rules
+	Conflict                    // clashes with the current state
+	Unavailable                 // a backing service is down; retrying may work
+)
+
+var kindNames = [...]string{"internal", "invalid", "unauthenticated", "permission", "not_exist", "not_acceptable", "conflict", "unavailable"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// Cause is one detail of an error, e.g. the field a validation failed on.
+type Cause struct {
+	Code    string `json:"code,omitempty"`
+	Message string `json:"message"`
+}
+
+// Error is the one error type of core. Code and Message are safe to show to a
+// client; Err is the underlying fault, logged but never rendered.
+type Error struct {
+	Kind    Kind
+	Code    string
+	Message string
+	Causes  []Cause
+	Err     error
+}
+
+// E builds an Error. Sentinels built with E are compared with errors.Is, which
+// matches on Kind and Code so that a sentinel re-worded with With still matches.
+func E(kind Kind, code, message string) *Error {
+	return &Error{Kind: kind, Code: code, Message: message}
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is an *Error with the same Kind and Code.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Kind == e.Kind && t.Code == e.Code
+}
+
+// With returns a copy of e with a more specific message.
+func (e *Error) With(message string) *Error {
+	c := *e
+	c.Message = message
+	return &c
+}
+
+// Withf is With with formatting.
+func (e *Error) Withf(format string, args ...any) *Error {
+	return e.With(fmt.Sprintf(format, args...))
+}
+
+// Wrap returns a copy of e that carries err as its hidden cause.
+func (e *Error) Wrap(err error) *Error {
+	c := *e
+	c.Err = err
+	return &c
+}
+
+// WithCause returns a copy of e with one more client-visible cause.
+func (e *Error) WithCause(code, message string) *Error {
+	c := *e
+	c.Causes = append(append([]Cause(nil), e.Causes...), Cause{Code: code, Message: message})
+	return &c
+}
+
+// KindOf returns the Kind of the first *Error in err's chain, Internal if none.
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return Internal
+}
+
+// Invalidf is a shortcut for a validation error with a formatted message.
+func Invalidf(code, format string, args ...any) *Error {
+	return E(Invalid, code, fmt.Sprintf(format, args...))
+}
+
+// NotFoundf is a shortcut for a missing-resource error with a formatted message.
+func NotFoundf(code, format string, args ...any) *Error {
+	return E(NotExist, code, fmt.Sprintf(format, args...))
+}

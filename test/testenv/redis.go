@@ -1,0 +1,79 @@
+package testenv
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/ory/dockertest/v3"
+	"github.com/redis/go-redis/v9"
+)
+
+var redisSvc service
+
+// RedisURL returns the URL of a Redis database of the test's own: a database
+// number handed out by the server itself, flushed before use. Tests that run
+// asynq need a whole database, which a key prefix cannot give.
+func RedisURL(t testing.TB) string {
+	t.Helper()
+	base := redisSvc.get(t, "TEST_REDIS_URL", "redis://127.0.0.1:6379/0",
+		func(pool *dockertest.Pool) (string, error) {
+			res, err := pool.Run("redis", "7", nil)
+			if err != nil {
+				return "", err
+			}
+			res.Expire(600) //nolint:errcheck // best effort
+			u := "redis://localhost:" + res.GetPort("6379/tcp") + "/0"
+			return u, pool.Retry(func() error { return ping(t, u) })
+		})
+	opt, err := redis.ParseURL(base)
+	if err != nil {
+		t.Fatalf("testenv: TEST_REDIS_URL: %v", err)
+	}
+	admin := redis.NewClient(opt)
+	defer admin.Close()
+	n, err := admin.Incr(ctx(t), "testenv:next-db").Result()
+	if err != nil {
+		t.Fatalf("testenv: redis at %s: %v."+howTo, base, err, "TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+	}
+	opt.DB = 1 + int(n%15) // database 0 keeps the allocator
+	c := redis.NewClient(opt)
+	defer c.Close()
+	if err := c.FlushDB(ctx(t)).Err(); err != nil {
+		t.Fatalf("testenv: redis flush: %v", err)
+	}
+	return fmt.Sprintf("redis://%s/%d", opt.Addr, opt.DB)
+}
+
+// Redis returns a client of the test's own Redis database.
+func Redis(t testing.TB) *redis.Client {
+	t.Helper()
+	opt, _ := redis.ParseURL(RedisURL(t))
+	c := redis.NewClient(opt)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// Miniredis returns a client of an in-process Redis, the embedded mode's.
+func Miniredis(t testing.TB) *redis.Client {
+	t.Helper()
+	m := miniredis.RunT(t)
+	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// Redises names every Redis the counters must work on.
+func Redises() map[string]func(testing.TB) *redis.Client {
+	return map[string]func(testing.TB) *redis.Client{"redis": Redis, "miniredis": Miniredis}
+}
+
+func ping(t testing.TB, u string) error {
+	opt, err := redis.ParseURL(u)
+	if err != nil {
+		return err
+	}
+	c := redis.NewClient(opt)
+	defer c.Close()
+	return c.Ping(ctx(t)).Err()
+}
