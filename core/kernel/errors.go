@@ -113,3 +113,12 @@ func Invalidf(code, format string, args ...any) *Error {
 func NotFoundf(code, format string, args ...any) *Error {
 	return E(NotExist, code, fmt.Sprintf(format, args...))
 }
+
+// MessageOf returns the client-safe message of err's first *Error.
+func MessageOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal server error"
+}

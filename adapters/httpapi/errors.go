@@ -1,0 +1,144 @@
+// Package httpapi is the fiber plumbing every module's routes share: the one
+// table from error Kind to status, the three error body shapes of the spec,
+// authentication, paging, request ids, access logs, metrics and health.
+package httpapi
+
+import (
+	"errors"
+	"log/slog"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/feria/feria/core/kernel"
+)
+
+// Shape is one of the spec's error body shapes. Routes pick theirs with
+// UseShape because /users/... paths carry all three.
+type Shape uint8
+
+const (
+	// ShapeDefault is (a): {message, error, status, cause}.
+	ShapeDefault Shape = iota
+	// ShapeBrands is (b): {error, message, status}.
+	ShapeBrands
+	// ShapeContacts is (c): {code, message}.
+	ShapeContacts
+)
+
+// statusOf is the one table from Kind to HTTP status.
+var statusOf = map[kernel.Kind]int{
+	kernel.Internal:        fiber.StatusInternalServerError,
+	kernel.Invalid:         fiber.StatusBadRequest,
+	kernel.Unauthenticated: fiber.StatusUnauthorized,
+	kernel.Permission:      fiber.StatusForbidden,
+	kernel.NotExist:        fiber.StatusNotFound,
+	kernel.NotAcceptable:   fiber.StatusNotAcceptable,
+	kernel.Conflict:        fiber.StatusConflict,
+	kernel.Unavailable:     fiber.StatusServiceUnavailable,
+}
+
+// defaultCode is the error code shown when a domain error names none.
+var defaultCode = map[kernel.Kind]string{
+	kernel.Internal:        "internal_server_error",
+	kernel.Invalid:         "bad_request",
+	kernel.Unauthenticated: "unauthorized",
+	kernel.Permission:      "forbidden",
+	kernel.NotExist:        "not_found",
+	kernel.NotAcceptable:   "not_acceptable",
+	kernel.Conflict:        "conflict",
+	kernel.Unavailable:     "service_unavailable",
+}
+
+// ErrorBody is shape (a).
+type ErrorBody struct {
+	Message string         `json:"message"`
+	Error   string         `json:"error"`
+	Status  int            `json:"status"`
+	Cause   []kernel.Cause `json:"cause"`
+}
+
+// BrandErrorBody is shape (b).
+type BrandErrorBody struct {
+	Error   string `json:"error"`
+	Message string `json:"message"`
+	Status  int    `json:"status"`
+}
+
+// ContactErrorBody is shape (c).
+type ContactErrorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+const shapeKey = "httpapi.shape"
+
+// UseShape makes every error of the routes below it render in shape s.
+func UseShape(s Shape) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		c.Locals(shapeKey, s)
+		return c.Next()
+	}
+}
+
+// ErrorHandler renders any error a handler returns. Unknown errors become a
+// 500 that names the request id; their text is logged, never shown.
+func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
+	return func(c *fiber.Ctx, err error) error {
+		e := toDomain(err)
+		status := statusOf[e.Kind]
+		if e.Kind == kernel.Internal || e.Kind == kernel.Unavailable {
+			log.ErrorContext(c.UserContext(), "request failed",
+				slog.String("request_id", RequestID(c)), slog.String("route", c.Route().Path), slog.Any("err", err))
+		}
+		code := e.Code
+		if code == "" {
+			code = defaultCode[e.Kind]
+		}
+		msg := e.Message
+		if e.Kind == kernel.Internal {
+			msg = "internal server error (request id " + RequestID(c) + ")"
+		}
+		shape, _ := c.Locals(shapeKey).(Shape)
+		switch shape {
+		case ShapeBrands:
+			return c.Status(status).JSON(BrandErrorBody{Error: code, Message: msg, Status: status})
+		case ShapeContacts:
+			return c.Status(status).JSON(ContactErrorBody{Code: code, Message: msg})
+		}
+		causes := e.Causes
+		if causes == nil {
+			causes = []kernel.Cause{}
+		}
+		return c.Status(status).JSON(ErrorBody{Message: msg, Error: code, Status: status, Cause: causes})
+	}
+}
+
+// toDomain turns fiber's own errors (unknown route, bad method, body too
+// large) into domain errors so that they render like any other.
+func toDomain(err error) *kernel.Error {
+	var e *kernel.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		switch fe.Code {
+		case fiber.StatusNotFound:
+			return kernel.E(kernel.NotExist, "not_found", fe.Message)
+		case fiber.StatusMethodNotAllowed:
+			return kernel.E(kernel.NotExist, "not_found", "method not allowed on this resource")
+		case fiber.StatusRequestEntityTooLarge:
+			return kernel.E(kernel.Invalid, "bad_request", "request body too large")
+		case fiber.StatusBadRequest, fiber.StatusUnprocessableEntity:
+			return kernel.E(kernel.Invalid, "bad_request", fe.Message)
+		case fiber.StatusServiceUnavailable:
+			return kernel.E(kernel.Unavailable, "service_unavailable", fe.Message)
+		}
+	}
+	return &kernel.Error{Kind: kernel.Internal, Err: err}
+}
+
+// NotFound answers routes that match nothing.
+func NotFound(c *fiber.Ctx) error {
+	return kernel.E(kernel.NotExist, "not_found", "resource "+c.Method()+" "+c.Path()+" not found")
+}

@@ -1,0 +1,109 @@
+package httpapi
+
+import (
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/feria/feria/core/kernel"
+)
+
+const requestIDKey = "httpapi.request_id"
+
+// RequestIDs echoes a caller's X-Request-Id (when it is sane) or makes one,
+// and returns it on the answer.
+func RequestIDs() fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id := c.Get(fiber.HeaderXRequestID)
+		if id == "" || len(id) > 128 {
+			id = uuid.NewString()
+		} else {
+			id = string([]byte(id)) // fiber reuses header buffers
+		}
+		c.Locals(requestIDKey, id)
+		c.Set(fiber.HeaderXRequestID, id)
+		return c.Next()
+	}
+}
+
+// RequestID returns the id of the request.
+func RequestID(c *fiber.Ctx) string {
+	id, _ := c.Locals(requestIDKey).(string)
+	return id
+}
+
+// Recover turns a panic into a 500 of the route's shape and logs the stack.
+func Recover(log *slog.Logger) fiber.Handler {
+	return func(c *fiber.Ctx) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				log.Error("panic", slog.String("request_id", RequestID(c)),
+					slog.Any("panic", r), slog.String("stack", string(debug.Stack())))
+				err = &kernel.Error{Kind: kernel.Internal, Err: fmt.Errorf("panic: %v", r)}
+			}
+		}()
+		return c.Next()
+	}
+}
+
+// Metrics are the HTTP metrics of the service.
+type Metrics struct {
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+}
+
+// NewMetrics registers the HTTP metrics in reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "feria_http_requests_total", Help: "HTTP requests by method, route template and status.",
+		}, []string{"method", "route", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "feria_http_request_duration_seconds", Help: "HTTP request latency by method and route template.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
+		}, []string{"method", "route"}),
+	}
+	reg.MustRegister(m.requests, m.latency)
+	return m
+}
+
+// AccessLog logs one JSON line per request and records its metrics. It runs
+// outside the error handler's reach, so it renders errors itself first to
+// know the final status.
+func AccessLog(log *slog.Logger, m *Metrics, onError fiber.ErrorHandler) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		start := time.Now()
+		if err := c.Next(); err != nil {
+			if herr := onError(c, err); herr != nil {
+				return herr
+			}
+		}
+		elapsed := time.Since(start)
+		status := c.Response().StatusCode()
+		route := c.Route().Path
+		if m != nil {
+			m.requests.WithLabelValues(c.Method(), route, strconv.Itoa(status)).Inc()
+			m.latency.WithLabelValues(c.Method(), route).Observe(elapsed.Seconds())
+		}
+		level := slog.LevelInfo
+		if status >= 500 {
+			level = slog.LevelError
+		}
+		log.LogAttrs(c.UserContext(), level, "request",
+			slog.String("request_id", RequestID(c)),
+			slog.String("method", c.Method()),
+			slog.String("path", c.Path()),
+			slog.String("route", route),
+			slog.Int("status", status),
+			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
+			slog.Int("bytes", len(c.Response().Body())),
+		)
+		return nil
+	}
+}

@@ -1,0 +1,144 @@
+// Package accountdb stores users and hashed tokens through bun.
+package accountdb
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/feria/feria/adapters/sqlstore"
+	"github.com/feria/feria/core/account"
+	"github.com/feria/feria/ports/accountport"
+)
+
+// Store implements the account ports on bun.
+type Store struct{ db bun.IDB }
+
+var (
+	_ accountport.Users  = (*Store)(nil)
+	_ accountport.Tokens = (*Store)(nil)
+)
+
+// New returns a store on db.
+func New(db bun.IDB) *Store { return &Store{db: db} }
+
+type userRow struct {
+	bun.BaseModel `bun:"table:users"`
+	account.User
+}
+
+type tokenRow struct {
+	bun.BaseModel `bun:"table:tokens"`
+	account.Token
+}
+
+type refreshRow struct {
+	bun.BaseModel `bun:"table:refresh_tokens"`
+
+	UserID int64  `bun:"user_id,pk"`
+	Hash   string `bun:"hash"`
+}
+
+// UpsertUser stores a user, replacing any with the same id; the creation
+// date of an existing user is kept.
+func (s *Store) UpsertUser(ctx context.Context, u account.User) error {
+	row := userRow{User: u}
+	if row.Tags == nil {
+		row.Tags = []string{}
+	}
+	_, err := sqlstore.IDB(ctx, s.db).NewInsert().Model(&row).
+		On("CONFLICT (id) DO UPDATE").
+		Set("nickname = EXCLUDED.nickname, site_id = EXCLUDED.site_id, user_type = EXCLUDED.user_type, reputation = EXCLUDED.reputation, tags = EXCLUDED.tags, messaging_allowed = EXCLUDED.messaging_allowed").
+		Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("accountdb: upsert user %d: %w", u.ID, err)
+	}
+	return nil
+}
+
+// User returns a user or accountport.ErrNotFound.
+func (s *Store) User(ctx context.Context, id int64) (account.User, error) {
+	var row userRow
+	err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&row).Where("id = ?", id).Scan(ctx)
+	if sqlstore.IsNoRows(err) {
+		return account.User{}, fmt.Errorf("accountdb: user %d: %w", id, accountport.ErrNotFound)
+	}
+	if err != nil {
+		return account.User{}, fmt.Errorf("accountdb: user %d: %w", id, err)
+	}
+	return row.User, nil
+}
+
+// AddToken stores a token; re-adding the same value renews it, which lets a
+// fixture name a fixed token again after it expired.
+func (s *Store) AddToken(ctx context.Context, t account.Token) error {
+	row := tokenRow{Token: t}
+	_, err := sqlstore.IDB(ctx, s.db).NewInsert().Model(&row).
+		On("CONFLICT (hash) DO UPDATE").
+		Set("user_id = EXCLUDED.user_id, expires_at = EXCLUDED.expires_at, revoked_at = NULL").
+		Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("accountdb: add token: %w", err)
+	}
+	return nil
+}
+
+// Token returns a token by hash with the site of its user.
+func (s *Store) Token(ctx context.Context, hash string) (account.Token, string, error) {
+	var out struct {
+		tokenRow
+		SiteID string `bun:"site_id"`
+	}
+	err := sqlstore.IDB(ctx, s.db).NewSelect().
+		ColumnExpr("t.hash, t.user_id, t.expires_at, t.revoked_at, u.site_id").
+		TableExpr("tokens AS t").Join("JOIN users AS u ON u.id = t.user_id").
+		Where("t.hash = ?", hash).Scan(ctx, &out)
+	if sqlstore.IsNoRows(err) {
+		return account.Token{}, "", fmt.Errorf("accountdb: token: %w", accountport.ErrNotFound)
+	}
+	if err != nil {
+		return account.Token{}, "", fmt.Errorf("accountdb: token: %w", err)
+	}
+	return out.Token, out.SiteID, nil
+}
+
+// RevokeToken marks a token revoked.
+func (s *Store) RevokeToken(ctx context.Context, hash string, at time.Time) error {
+	res, err := sqlstore.IDB(ctx, s.db).NewUpdate().Model((*tokenRow)(nil)).
+		Set("revoked_at = ?", at).Where("hash = ?", hash).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("accountdb: revoke token: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("accountdb: revoke token: %w", accountport.ErrNotFound)
+	}
+	return nil
+}
+
+// SetRefresh keeps one refresh token per user: the newest.
+func (s *Store) SetRefresh(ctx context.Context, userID int64, hash string) error {
+	row := refreshRow{UserID: userID, Hash: hash}
+	_, err := sqlstore.IDB(ctx, s.db).NewInsert().Model(&row).
+		On("CONFLICT (user_id) DO UPDATE").Set("hash = EXCLUDED.hash").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("accountdb: set refresh token: %w", err)
+	}
+	return nil
+}
+
+// TakeRefresh deletes the refresh token and returns its user, in one
+// statement so that two concurrent refreshes cannot both succeed.
+func (s *Store) TakeRefresh(ctx context.Context, hash string) (int64, error) {
+	var userID int64
+	err := sqlstore.IDB(ctx, s.db).NewDelete().Model((*refreshRow)(nil)).
+		Where("hash = ?", hash).Returning("user_id").Scan(ctx, &userID)
+	if sqlstore.IsNoRows(err) {
+		return 0, fmt.Errorf("accountdb: refresh token: %w", accountport.ErrNotFound)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("accountdb: refresh token: %w", err)
+	}
+	return userID, nil
+}

@@ -1,0 +1,197 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/feria/feria/adapters/httpapi"
+	"github.com/feria/feria/adapters/jobqueue"
+	"github.com/feria/feria/adapters/sqlstore"
+	"github.com/feria/feria/adapters/sqlstore/accountdb"
+	"github.com/feria/feria/adapters/sqlstore/clockdb"
+	"github.com/feria/feria/adapters/sqlstore/outboxdb"
+	"github.com/feria/feria/core/account/accountsvc"
+	"github.com/feria/feria/workers"
+	"github.com/feria/feria/workers/tasks"
+)
+
+// Usage is printed for an unknown subcommand.
+const Usage = `usage: feria <command>
+  serve    the HTTP API (migrates first)
+  worker   the job workers
+  all      the API and the workers in one process (migrates first)
+  migrate  apply database migrations and exit`
+
+// Run is the whole program: main only calls it. It returns when ctx ends
+// (SIGTERM/SIGINT) and everything has shut down.
+func Run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return errors.New(Usage)
+	}
+	cmd := args[0]
+	if cmd != "serve" && cmd != "worker" && cmd != "all" && cmd != "migrate" {
+		return fmt.Errorf("unknown command %q\n%s", cmd, Usage)
+	}
+	cfg, err := LoadConfig(getenv)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(stdout, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	embeddedRedis := cfg.RedisURL == ""
+	if embeddedRedis && cmd == "worker" {
+		return errors.New("REDIS_URL: a separate worker process needs a shared Redis; set REDIS_URL, or run 'feria all' for the embedded mode")
+	}
+	if cfg.Embedded() && cfg.SandboxKey == "" && cmd != "migrate" {
+		// The embedded mode is for trying feria out: the sandbox is on, with
+		// a key made now and printed.
+		b := make([]byte, 12)
+		_, _ = rand.Read(b)
+		cfg.SandboxKey = "sbx-" + hex.EncodeToString(b)
+	}
+	log.Info("starting", slog.String("command", cmd), slog.Any("config", cfg))
+	if cfg.SandboxKey != "" && cmd != "migrate" && cmd != "worker" {
+		log.Info("sandbox enabled", slog.String("sandbox_key", cfg.SandboxKey))
+		fmt.Fprintf(stdout, "sandbox key: %s\n", cfg.SandboxKey)
+	}
+
+	b, err := openBackends(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	if cmd != "worker" {
+		if err := migrate(ctx, b.db, log); err != nil {
+			return err
+		}
+	}
+	if cmd == "migrate" {
+		return nil
+	}
+
+	d := wire(cfg, log, b)
+	defer d.Queue.Close()
+	defer d.Inspect.Close()
+	if err := d.Clock.Reload(ctx); err != nil {
+		return err
+	}
+
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	wg.Add(1)
+	go func() { // other processes may freeze the sandbox clock
+		defer wg.Done()
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-runCtx.Done():
+				return
+			case <-t.C:
+				if err := d.Clock.Reload(runCtx); err != nil && runCtx.Err() == nil {
+					log.Warn("clock reload failed", slog.Any("err", err))
+				}
+			}
+		}
+	}()
+
+	if cmd == "worker" || cmd == "all" {
+		srv := workers.NewServer(b.asynqRedis(), cfg.WorkerConcurrency, cfg.ShutdownTimeout, log, d.Registry)
+		for _, m := range modules {
+			if m.Jobs != nil {
+				if err := m.Jobs(srv, d); err != nil {
+					return err
+				}
+			}
+		}
+		wg.Add(2)
+		go func() { defer wg.Done(); d.Relay.Run(runCtx) }()
+		go func() {
+			defer wg.Done()
+			if err := srv.Run(runCtx); err != nil {
+				errs <- fmt.Errorf("workers: %w", err)
+			}
+		}()
+		log.Info("workers started", slog.Int("concurrency", cfg.WorkerConcurrency))
+	}
+	if cmd == "serve" || cmd == "all" {
+		api, err := NewHTTP(d)
+		if err != nil {
+			return err
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			log.Info("listening", slog.String("addr", cfg.HTTPAddr))
+			if err := api.Listen(cfg.HTTPAddr); err != nil {
+				errs <- fmt.Errorf("HTTP_ADDR: %w", err)
+			}
+		}()
+		defer func() {
+			// Stop accepting, let in-flight requests finish within the timeout.
+			if err := api.ShutdownWithTimeout(cfg.ShutdownTimeout); err != nil {
+				log.Warn("http shutdown", slog.Any("err", err))
+			}
+		}()
+	}
+
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down", slog.Duration("timeout", cfg.ShutdownTimeout))
+	case err := <-errs:
+		stop()
+		return err
+	}
+	stop()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(cfg.ShutdownTimeout + 5*time.Second):
+		log.Warn("shutdown timed out")
+	}
+	return nil
+}
+
+// wire builds the dependencies every module shares.
+func wire(cfg Config, log *slog.Logger, b *backends) *Deps {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	clock := clockdb.New(b.db)
+	accounts := accountsvc.New(accountdb.New(b.db), clock)
+	queue := asynq.NewClient(b.asynqRedis())
+	inspect := asynq.NewInspector(b.asynqRedis())
+	reg.MustRegister(workers.NewQueueCollector(inspect))
+	d := &Deps{
+		Config: cfg, Log: log, DB: b.db, Tx: sqlstore.Tx{DB: b.db}, Redis: b.redis, Blobs: b.blobs,
+		Clock: clock, Accounts: accounts, Auth: httpapi.Auth{Tokens: accounts}, Registry: reg,
+		Queue: queue, Inspect: inspect,
+	}
+	d.Relay = jobqueue.NewRelay(outboxdb.New(b.db), queue, clock, log, queueOf)
+	return d
+}
+
+// queueOf puts bulk work (compatibility copies) on its own queue.
+func queueOf(taskType string) string {
+	if q, ok := bulkTasks[taskType]; ok && q {
+		return tasks.QueueBulk
+	}
+	return tasks.QueueDefault
+}
+
+// bulkTasks names the task types that go to the bulk queue; modules add to it
+// from their wiring file.
+var bulkTasks = map[string]bool{}
+

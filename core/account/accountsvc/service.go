@@ -1,0 +1,130 @@
+// Package accountsvc implements the account use cases: authentication of
+// access tokens, issuance, revocation and refresh.
+package accountsvc
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/feria/feria/core/account"
+	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/ports/accountport"
+)
+
+// Store is the storage the service needs.
+type Store interface {
+	accountport.Users
+	accountport.Tokens
+}
+
+// Service implements accountport.Service.
+type Service struct {
+	store Store
+	clock kernel.Clock
+}
+
+var _ accountport.Service = (*Service)(nil)
+
+// New returns the account service.
+func New(store Store, clock kernel.Clock) *Service {
+	return &Service{store: store, clock: clock}
+}
+
+// Authenticate resolves a token; unknown, expired and revoked tokens are all
+// ErrTokenInvalid so that a probe learns nothing about which it was.
+func (s *Service) Authenticate(ctx context.Context, value string) (kernel.Caller, error) {
+	if value == "" {
+		return kernel.Caller{}, account.ErrTokenMissing
+	}
+	t, site, err := s.store.Token(ctx, account.Hash(value))
+	if errors.Is(err, accountport.ErrNotFound) {
+		return kernel.Caller{}, account.ErrTokenInvalid
+	}
+	if err != nil {
+		return kernel.Caller{}, err
+	}
+	if !t.Valid(s.clock.Now()) {
+		return kernel.Caller{}, account.ErrTokenInvalid
+	}
+	return kernel.Caller{UserID: t.UserID, SiteID: site}, nil
+}
+
+// User returns one user.
+func (s *Service) User(ctx context.Context, id int64) (account.User, error) {
+	u, err := s.store.User(ctx, id)
+	if errors.Is(err, accountport.ErrNotFound) {
+		return u, account.ErrUserNotFound.Wrap(err)
+	}
+	return u, err
+}
+
+// PutUser validates and stores a user; an existing user keeps its creation
+// date.
+func (s *Service) PutUser(ctx context.Context, u account.User) (account.User, error) {
+	if u.Tags == nil {
+		u.Tags = []string{}
+	}
+	if err := u.Validate(); err != nil {
+		return u, err
+	}
+	old, err := s.store.User(ctx, u.ID)
+	switch {
+	case err == nil:
+		u.DateCreated = old.DateCreated
+	case errors.Is(err, accountport.ErrNotFound):
+		u.DateCreated = s.clock.Now()
+	default:
+		return u, err
+	}
+	return u, s.store.UpsertUser(ctx, u)
+}
+
+// IssueToken issues an access token and a refresh token for the user.
+func (s *Service) IssueToken(ctx context.Context, userID int64, value string, lifetime time.Duration) (account.Grant, error) {
+	if _, err := s.User(ctx, userID); err != nil {
+		return account.Grant{}, err
+	}
+	if lifetime <= 0 {
+		lifetime = account.DefaultTokenLifetime
+	}
+	if value == "" {
+		value = account.NewTokenValue("APP_USR-")
+	}
+	refresh := account.NewTokenValue("TG-")
+	t := account.Token{Hash: account.Hash(value), UserID: userID, ExpiresAt: s.clock.Now().Add(lifetime)}
+	if err := s.store.AddToken(ctx, t); err != nil {
+		return account.Grant{}, err
+	}
+	if err := s.store.SetRefresh(ctx, userID, account.Hash(refresh)); err != nil {
+		return account.Grant{}, err
+	}
+	return account.Grant{
+		AccessToken: value, TokenType: "bearer", ExpiresIn: int64(lifetime / time.Second),
+		Scope: account.Scope, UserID: userID, RefreshToken: refresh,
+	}, nil
+}
+
+// RevokeToken makes a token invalid from now on.
+func (s *Service) RevokeToken(ctx context.Context, value string) error {
+	err := s.store.RevokeToken(ctx, account.Hash(value), s.clock.Now())
+	if errors.Is(err, accountport.ErrNotFound) {
+		return account.ErrTokenInvalid.With("token not found").Wrap(err)
+	}
+	return err
+}
+
+// Refresh consumes a refresh token and issues a new grant.
+func (s *Service) Refresh(ctx context.Context, refreshToken string) (account.Grant, error) {
+	if refreshToken == "" {
+		return account.Grant{}, account.ErrInvalidGrant.With("refresh_token is required")
+	}
+	userID, err := s.store.TakeRefresh(ctx, account.Hash(refreshToken))
+	if errors.Is(err, accountport.ErrNotFound) {
+		return account.Grant{}, account.ErrInvalidGrant.With("invalid_grant: the refresh token is unknown or was already used").Wrap(err)
+	}
+	if err != nil {
+		return account.Grant{}, err
+	}
+	return s.IssueToken(ctx, userID, "", 0)
+}

@@ -1,0 +1,49 @@
+// Package accountport declares what the account module offers (Service) and
+// what it needs from storage (Users, Tokens).
+package accountport
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/feria/feria/core/account"
+	"github.com/feria/feria/core/kernel"
+)
+
+// ErrNotFound is returned by stores for a missing row.
+var ErrNotFound = errors.New("not found")
+
+// Service is what HTTP, the sandbox and other modules call.
+type Service interface {
+	// Authenticate resolves an access token to its caller.
+	Authenticate(ctx context.Context, token string) (kernel.Caller, error)
+	User(ctx context.Context, id int64) (account.User, error)
+	// PutUser validates and upserts a user (the sandbox's world setup).
+	PutUser(ctx context.Context, u account.User) (account.User, error)
+	// IssueToken issues a token of the user; value "" generates one.
+	IssueToken(ctx context.Context, userID int64, value string, lifetime time.Duration) (account.Grant, error)
+	RevokeToken(ctx context.Context, value string) error
+	// Refresh exchanges a refresh token for a new grant; each refresh token
+	// works once.
+	Refresh(ctx context.Context, refreshToken string) (account.Grant, error)
+}
+
+// Users stores users.
+type Users interface {
+	UpsertUser(ctx context.Context, u account.User) error
+	User(ctx context.Context, id int64) (account.User, error)
+}
+
+// Tokens stores hashed access and refresh tokens.
+type Tokens interface {
+	AddToken(ctx context.Context, t account.Token) error
+	// Token returns the token with that hash and the site of its user.
+	Token(ctx context.Context, hash string) (account.Token, string, error)
+	RevokeToken(ctx context.Context, hash string, at time.Time) error
+	// SetRefresh makes hash the only valid refresh token of the user.
+	SetRefresh(ctx context.Context, userID int64, hash string) error
+	// TakeRefresh consumes a refresh token and returns its user; a second
+	// take of the same hash is ErrNotFound.
+	TakeRefresh(ctx context.Context, hash string) (int64, error)
+}

@@ -1,0 +1,119 @@
+// Package workers runs feria's job handlers on asynq: one server that each
+// module registers its handlers with, in the worker process (or in "all").
+package workers
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/feria/feria/workers/tasks"
+)
+
+// Server is the asynq server with feria's queues, logging and metrics.
+type Server struct {
+	srv  *asynq.Server
+	mux  *asynq.ServeMux
+	log  *slog.Logger
+	jobs *prometheus.CounterVec
+}
+
+// NewServer returns a server on redis. shutdown bounds how long in-flight
+// jobs may run after a stop signal before they are handed back to the queue.
+func NewServer(redis asynq.RedisConnOpt, concurrency int, shutdown time.Duration, log *slog.Logger, reg prometheus.Registerer) *Server {
+	s := &Server{mux: asynq.NewServeMux(), log: log}
+	s.jobs = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "feria_jobs_processed_total", Help: "Jobs processed by this process, by type and result.",
+	}, []string{"type", "result"})
+	reg.MustRegister(s.jobs)
+	s.srv = asynq.NewServer(redis, asynq.Config{
+		Concurrency:     concurrency,
+		Queues:          tasks.Queues,
+		ShutdownTimeout: shutdown,
+		Logger:          asynqLogger{log},
+		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
+			retried, _ := asynq.GetRetryCount(ctx)
+			maxRetry, _ := asynq.GetMaxRetry(ctx)
+			log.Warn("job failed", slog.String("type", t.Type()), slog.Int("retried", retried),
+				slog.Int("max_retry", maxRetry), slog.Any("err", err))
+		}),
+	})
+	s.mux.Use(s.observe)
+	return s
+}
+
+// Handle registers the handler of a task type.
+func (s *Server) Handle(taskType string, h asynq.Handler) { s.mux.Handle(taskType, h) }
+
+// Run processes jobs until ctx ends, then lets in-flight jobs finish.
+func (s *Server) Run(ctx context.Context) error {
+	if err := s.srv.Start(s.mux); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	s.srv.Shutdown()
+	return nil
+}
+
+// Ping checks that the queue's Redis answers.
+func (s *Server) Ping() error { return s.srv.Ping() }
+
+func (s *Server) observe(next asynq.Handler) asynq.Handler {
+	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
+		start := time.Now()
+		err := next.ProcessTask(ctx, t)
+		result := "ok"
+		if err != nil {
+			result = "error"
+		}
+		s.jobs.WithLabelValues(t.Type(), result).Inc()
+		id, _ := asynq.GetTaskID(ctx)
+		s.log.Info("job", slog.String("type", t.Type()), slog.String("id", id), slog.String("result", result),
+			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+		return err
+	})
+}
+
+// QueueCollector exports the size of every queue by state, read from Redis
+// at scrape time so that the API process can show it too.
+type QueueCollector struct {
+	insp *asynq.Inspector
+	desc *prometheus.Desc
+}
+
+// NewQueueCollector returns a collector reading through insp.
+func NewQueueCollector(insp *asynq.Inspector) *QueueCollector {
+	return &QueueCollector{insp: insp, desc: prometheus.NewDesc("feria_jobs_queued",
+		"Jobs in each queue by state.", []string{"queue", "state"}, nil)}
+}
+
+func (q *QueueCollector) Describe(ch chan<- *prometheus.Desc) { ch <- q.desc }
+
+func (q *QueueCollector) Collect(ch chan<- prometheus.Metric) {
+	names, err := q.insp.Queues()
+	if err != nil {
+		return
+	}
+	for _, name := range names {
+		info, err := q.insp.GetQueueInfo(name)
+		if err != nil {
+			continue
+		}
+		for state, n := range map[string]int{"pending": info.Pending, "active": info.Active, "scheduled": info.Scheduled,
+			"retry": info.Retry, "archived": info.Archived, "completed": info.Completed} {
+			ch <- prometheus.MustNewConstMetric(q.desc, prometheus.GaugeValue, float64(n), name, state)
+		}
+	}
+}
+
+// asynqLogger routes asynq's own log lines through slog.
+type asynqLogger struct{ log *slog.Logger }
+
+func (l asynqLogger) Debug(args ...any) { l.log.Debug("asynq", slog.Any("msg", args)) }
+func (l asynqLogger) Info(args ...any)  { l.log.Info("asynq", slog.Any("msg", args)) }
+func (l asynqLogger) Warn(args ...any)  { l.log.Warn("asynq", slog.Any("msg", args)) }
+func (l asynqLogger) Error(args ...any) { l.log.Error("asynq", slog.Any("msg", args)) }
+func (l asynqLogger) Fatal(args ...any) { l.log.Error("asynq fatal", slog.Any("msg", args)) }
