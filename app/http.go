@@ -83,4 +83,3 @@ func ready(d *Deps) fiber.Handler {
 		return c.JSON(fiber.Map{"status": "ok", "checks": status})
 	}
 }
-

@@ -194,4 +194,3 @@ func queueOf(taskType string) string {
 // bulkTasks names the task types that go to the bulk queue; modules add to it
 // from their wiring file.
 var bulkTasks = map[string]bool{}
-

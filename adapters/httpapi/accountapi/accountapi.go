@@ -173,4 +173,3 @@ func Routes(app fiber.Router, svc accountport.Service) {
 		return c.JSON(g)
 	})
 }
-
