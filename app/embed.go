@@ -1,0 +1,53 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/redis/go-redis/v9"
+	"github.com/uptrace/bun"
+
+	"github.com/feria/feria/ports/blobport"
+	"github.com/feria/feria/workers"
+)
+
+// Instance is a wired feria on backends the caller opened: what end-to-end
+// and HTTP tests drive.
+type Instance struct {
+	Deps *Deps
+	HTTP *fiber.App
+	b    *backends
+}
+
+// NewInstance wires feria on already-open backends. The database must be
+// migrated.
+func NewInstance(cfg Config, log *slog.Logger, db *bun.DB, rdb *redis.Client, blobs blobport.Store) (*Instance, error) {
+	b := &backends{db: db, redis: rdb, redisOpt: rdb.Options(), blobs: blobs}
+	d := wire(cfg, log, b)
+	api, err := NewHTTP(d)
+	if err != nil {
+		return nil, err
+	}
+	return &Instance{Deps: d, HTTP: api, b: b}, nil
+}
+
+// RunWorkers processes jobs and relays the outbox until ctx ends.
+func (in *Instance) RunWorkers(ctx context.Context) error {
+	srv := workers.NewServer(in.b.asynqRedis(), 4, in.Deps.Config.ShutdownTimeout, in.Deps.Log, in.Deps.Registry)
+	for _, m := range modules {
+		if m.Jobs != nil {
+			if err := m.Jobs(srv, in.Deps); err != nil {
+				return err
+			}
+		}
+	}
+	go in.Deps.Relay.Run(ctx)
+	return srv.Run(ctx)
+}
+
+// Close releases the queue clients; the backends stay the caller's.
+func (in *Instance) Close() {
+	in.Deps.Queue.Close()
+	in.Deps.Inspect.Close()
+}

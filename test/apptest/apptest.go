@@ -1,0 +1,173 @@
+// Package apptest builds a whole feria on real test services for HTTP and
+// end-to-end tests: the fiber app with every module, the sandbox enabled,
+// and helpers to load fixtures and call the API.
+package apptest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/feria/feria/adapters/blobstore/fsblob"
+	"github.com/feria/feria/adapters/blobstore/s3blob"
+	"github.com/feria/feria/app"
+	"github.com/feria/feria/ports/blobport"
+	"github.com/feria/feria/test/testenv"
+)
+
+// SandboxKey is the sandbox key of every test instance.
+const SandboxKey = "test-sandbox-key"
+
+// Backend selects the adapters of an instance.
+type Backend struct {
+	Name  string
+	SQL   string // "postgres" or "sqlite"
+	Redis string // "redis" or "miniredis"
+	Blobs string // "s3" or "filesystem"
+}
+
+// Real is PostgreSQL, Redis and MinIO; Embedded is SQLite, miniredis and the
+// filesystem, as `make run` uses them.
+var (
+	Real     = Backend{Name: "real", SQL: "postgres", Redis: "redis", Blobs: "s3"}
+	Embedded = Backend{Name: "embedded", SQL: "sqlite", Redis: "miniredis", Blobs: "filesystem"}
+	Both     = []Backend{Real, Embedded}
+)
+
+// App is a running test instance.
+type App struct {
+	*app.Instance
+	t testing.TB
+}
+
+// New wires feria on the backend's test services.
+func New(t testing.TB, be Backend) *App {
+	t.Helper()
+	db := testenv.Databases()[be.SQL](t)
+	rdb := testenv.Redises()[be.Redis](t)
+	var blobs blobport.Store
+	var err error
+	if be.Blobs == "s3" {
+		s := testenv.S3(t)
+		blobs, err = s3blob.New(context.Background(), s3blob.Config{Endpoint: s.Endpoint, AccessKey: s.AccessKey,
+			SecretKey: s.SecretKey, Bucket: testenv.S3Bucket(t), UseSSL: s.UseSSL})
+	} else {
+		blobs, err = fsblob.New(t.TempDir())
+	}
+	if err != nil {
+		t.Fatalf("apptest: blobs: %v", err)
+	}
+	cfg, err := app.LoadConfig(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.SandboxKey = SandboxKey
+	cfg.AdminKey = "test-admin-key"
+	cfg.ShutdownTimeout = 5 * time.Second
+	level := slog.LevelWarn
+	if os.Getenv("TEST_LOG") != "" {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	in, err := app.NewInstance(cfg, log, db, rdb, blobs)
+	if err != nil {
+		t.Fatalf("apptest: %v", err)
+	}
+	t.Cleanup(in.Close)
+	return &App{Instance: in, t: t}
+}
+
+// StartWorkers runs the job workers and the outbox relay until the test ends.
+func (a *App) StartWorkers() {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := a.RunWorkers(ctx); err != nil {
+			a.t.Errorf("apptest: workers: %v", err)
+		}
+	}()
+	a.t.Cleanup(func() { cancel(); <-done })
+}
+
+// Response is an answer read whole.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into v, failing the test if it is not JSON.
+func (r Response) JSON(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("answer is not JSON (%v): %s", err, r.Body)
+	}
+}
+
+// Do sends a request through the fiber app. body may be nil, a []byte, a
+// string or any value to encode as JSON. headers are name, value pairs.
+func (a *App) Do(method, path string, body any, headers ...string) Response {
+	a.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd = bytes.NewReader(b)
+	case string:
+		rd = bytes.NewReader([]byte(b))
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			a.t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	return a.Send(req)
+}
+
+// Send sends a prepared request through the fiber app.
+func (a *App) Send(req *http.Request) Response {
+	a.t.Helper()
+	res, err := a.HTTP.Test(req, 30_000)
+	if err != nil {
+		a.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return Response{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// Sandbox calls the sandbox API with the instance's key.
+func (a *App) Sandbox(method, path string, body any) Response {
+	a.t.Helper()
+	return a.Do(method, "/sandbox"+path, body, "X-Sandbox-Key", SandboxKey)
+}
+
+// MustLoad loads fixtures and fails the test unless they load.
+func (a *App) MustLoad(fixtures any) {
+	a.t.Helper()
+	if r := a.Sandbox("POST", "/fixtures", fixtures); r.Status != 200 {
+		a.t.Fatalf("fixtures: %d %s", r.Status, r.Body)
+	}
+}
+
+// Bearer returns the header pair of a bearer token, for Do.
+func Bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }
