@@ -1,0 +1,62 @@
+package app
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+func envOf(kv map[string]string) func(string) string {
+	return func(k string) string { return kv[k] }
+}
+
+func TestLoadConfigDefaults(t *testing.T) {
+	c, err := LoadConfig(envOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTPAddr != ":8080" || c.DataDir != "./var" || c.S3Bucket != "feria" || c.LogLevel != slog.LevelInfo ||
+		c.ShutdownTimeout != 20*time.Second || !c.Embedded() || c.SandboxKey != "" {
+		t.Fatalf("defaults: %+v", c)
+	}
+}
+
+func TestLoadConfigReal(t *testing.T) {
+	c, err := LoadConfig(envOf(map[string]string{
+		"DATABASE_URL": "postgres://u:secret@db:5432/feria", "REDIS_URL": "redis://r:6379/2",
+		"S3_ENDPOINT": "minio:9000", "S3_ACCESS_KEY": "a", "S3_SECRET_KEY": "b", "S3_USE_SSL": "true",
+		"LOG_LEVEL": "debug", "HTTP_ADDR": "127.0.0.1:9999", "SHUTDOWN_TIMEOUT": "3s",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Embedded() || !c.S3UseSSL || c.LogLevel != slog.LevelDebug || c.ShutdownTimeout != 3*time.Second {
+		t.Fatalf("config: %+v", c)
+	}
+	if logged := c.LogValue().String(); strings.Contains(logged, "secret") {
+		t.Fatalf("password logged: %s", logged)
+	}
+}
+
+// Every bad variable stops start-up with one line that names it.
+func TestLoadConfigErrorsNameTheVariable(t *testing.T) {
+	cases := map[string]map[string]string{
+		"S3_USE_SSL":         {"S3_USE_SSL": "maybe"},
+		"LOG_LEVEL":          {"LOG_LEVEL": "loud"},
+		"SHUTDOWN_TIMEOUT":   {"SHUTDOWN_TIMEOUT": "soon"},
+		"WORKER_CONCURRENCY": {"WORKER_CONCURRENCY": "0"},
+		"HTTP_ADDR":          {"HTTP_ADDR": "8080"},
+		"DATABASE_URL":       {"DATABASE_URL": "mysql://x"},
+		"REDIS_URL":          {"REDIS_URL": "http://x"},
+		"S3_ENDPOINT":        {"S3_ENDPOINT": "http://minio:9000", "S3_ACCESS_KEY": "a", "S3_SECRET_KEY": "b"},
+		"S3_ACCESS_KEY":      {"S3_ENDPOINT": "minio:9000"},
+		"SMTP_URL":           {"SMTP_URL": "mail.example"},
+	}
+	for name, env := range cases {
+		_, err := LoadConfig(envOf(env))
+		if err == nil || !strings.HasPrefix(err.Error(), name+":") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v; want one line starting with %s:", name, err, name)
+		}
+	}
+}

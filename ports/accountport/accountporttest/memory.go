@@ -1,0 +1,102 @@
+// Package accountporttest holds an in-memory fake of the account stores and
+// the contract suite every adapter of them must pass.
+package accountporttest
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/feria/feria/core/account"
+	"github.com/feria/feria/ports/accountport"
+)
+
+// Memory implements the account stores in memory, for use-case tests.
+type Memory struct {
+	mu      sync.Mutex
+	users   map[int64]account.User
+	tokens  map[string]account.Token
+	refresh map[int64]string
+}
+
+var (
+	_ accountport.Users  = (*Memory)(nil)
+	_ accountport.Tokens = (*Memory)(nil)
+)
+
+// NewMemory returns an empty store.
+func NewMemory() *Memory {
+	return &Memory{users: map[int64]account.User{}, tokens: map[string]account.Token{}, refresh: map[int64]string{}}
+}
+
+func (m *Memory) UpsertUser(_ context.Context, u account.User) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if old, ok := m.users[u.ID]; ok {
+		u.DateCreated = old.DateCreated
+	}
+	m.users[u.ID] = u
+	return nil
+}
+
+func (m *Memory) User(_ context.Context, id int64) (account.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.users[id]
+	if !ok {
+		return u, accountport.ErrNotFound
+	}
+	return u, nil
+}
+
+func (m *Memory) AddToken(_ context.Context, t account.Token) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.users[t.UserID]; !ok {
+		return accountport.ErrNotFound
+	}
+	t.RevokedAt = nil
+	m.tokens[t.Hash] = t
+	return nil
+}
+
+func (m *Memory) Token(_ context.Context, hash string) (account.Token, string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tokens[hash]
+	if !ok {
+		return t, "", accountport.ErrNotFound
+	}
+	return t, m.users[t.UserID].SiteID, nil
+}
+
+func (m *Memory) RevokeToken(_ context.Context, hash string, at time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.tokens[hash]
+	if !ok {
+		return accountport.ErrNotFound
+	}
+	t.RevokedAt = &at
+	m.tokens[hash] = t
+	return nil
+}
+
+func (m *Memory) SetRefresh(_ context.Context, userID int64, hash string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.refresh[userID] = hash
+	return nil
+}
+
+func (m *Memory) TakeRefresh(_ context.Context, hash string) (int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for user, h := range m.refresh {
+		if h == hash {
+			delete(m.refresh, user)
+			return user, nil
+		}
+	}
+	return 0, accountport.ErrNotFound
+}

@@ -1,0 +1,7 @@
+package accountporttest
+
+import "testing"
+
+func TestMemory(t *testing.T) {
+	TestStore(t, func(testing.TB) Store { return NewMemory() })
+}

@@ -1,0 +1,105 @@
+package accountporttest
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/feria/feria/core/account"
+	"github.com/feria/feria/ports/accountport"
+)
+
+// Store is what the suite exercises.
+type Store interface {
+	accountport.Users
+	accountport.Tokens
+}
+
+// TestStore is the contract of the account stores.
+func TestStore(t *testing.T, newStore func(t testing.TB) Store) {
+	ctx := context.Background()
+	at := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	green := "green"
+	seller := account.User{ID: 123, Nickname: "SELLER", SiteID: "MLA", UserType: "normal", Reputation: &green,
+		Tags: []string{"normal"}, MessagingAllowed: true, DateCreated: at}
+
+	t.Run("users", func(t *testing.T) {
+		s := newStore(t)
+		if _, err := s.User(ctx, 123); !errors.Is(err, accountport.ErrNotFound) {
+			t.Fatalf("missing user: %v", err)
+		}
+		if err := s.UpsertUser(ctx, seller); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.User(ctx, 123)
+		if err != nil || got.Nickname != "SELLER" || *got.Reputation != "green" || len(got.Tags) != 1 || !got.DateCreated.Equal(at) {
+			t.Fatalf("got %+v, %v", got, err)
+		}
+		changed := seller
+		changed.Nickname, changed.Reputation, changed.DateCreated = "RENAMED", nil, at.Add(time.Hour)
+		if err := s.UpsertUser(ctx, changed); err != nil {
+			t.Fatal(err)
+		}
+		got, _ = s.User(ctx, 123)
+		if got.Nickname != "RENAMED" || got.Reputation != nil || !got.DateCreated.Equal(at) {
+			t.Fatalf("upsert: %+v (creation date must be kept)", got)
+		}
+	})
+
+	t.Run("tokens", func(t *testing.T) {
+		s := newStore(t)
+		if err := s.UpsertUser(ctx, seller); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.Token(ctx, "nope"); !errors.Is(err, accountport.ErrNotFound) {
+			t.Fatalf("missing token: %v", err)
+		}
+		tok := account.Token{Hash: account.Hash("v"), UserID: 123, ExpiresAt: at.Add(time.Hour)}
+		if err := s.AddToken(ctx, tok); err != nil {
+			t.Fatal(err)
+		}
+		got, site, err := s.Token(ctx, tok.Hash)
+		if err != nil || got.UserID != 123 || site != "MLA" || !got.ExpiresAt.Equal(tok.ExpiresAt) || got.RevokedAt != nil {
+			t.Fatalf("got %+v %q %v", got, site, err)
+		}
+		if err := s.RevokeToken(ctx, tok.Hash, at); err != nil {
+			t.Fatal(err)
+		}
+		if got, _, _ := s.Token(ctx, tok.Hash); got.RevokedAt == nil || got.Valid(at.Add(-time.Minute)) {
+			t.Fatalf("revoked token: %+v", got)
+		}
+		if err := s.RevokeToken(ctx, "unknown", at); !errors.Is(err, accountport.ErrNotFound) {
+			t.Fatalf("revoke unknown: %v", err)
+		}
+		// Adding the same value again renews it.
+		if err := s.AddToken(ctx, tok); err != nil {
+			t.Fatal(err)
+		}
+		if got, _, _ := s.Token(ctx, tok.Hash); got.RevokedAt != nil {
+			t.Fatalf("re-added token still revoked")
+		}
+	})
+
+	t.Run("refresh tokens work once, newest only", func(t *testing.T) {
+		s := newStore(t)
+		if err := s.UpsertUser(ctx, seller); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetRefresh(ctx, 123, "r1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetRefresh(ctx, 123, "r2"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.TakeRefresh(ctx, "r1"); !errors.Is(err, accountport.ErrNotFound) {
+			t.Fatalf("older refresh token: %v", err)
+		}
+		if user, err := s.TakeRefresh(ctx, "r2"); err != nil || user != 123 {
+			t.Fatalf("take: %d %v", user, err)
+		}
+		if _, err := s.TakeRefresh(ctx, "r2"); !errors.Is(err, accountport.ErrNotFound) {
+			t.Fatalf("second take: %v", err)
+		}
+	})
+}
