@@ -1,0 +1,146 @@
+// Package brands holds official stores (brands) and the users bound to them.
+package brands
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/feria/feria/core/kernel"
+)
+
+// Brand is an official store as stored; the brands answers of the spec are
+// views of it.
+type Brand struct {
+	ID                int64         `json:"official_store_id"`
+	SiteID            string        `json:"site_id"`
+	Name              string        `json:"name"`
+	FantasyName       string        `json:"fantasy_name"`
+	NormalizedName    string        `json:"normalized_name"`
+	Type              string        `json:"type"`
+	Status            string        `json:"status"`
+	RelevancePosition int           `json:"relevance_position"`
+	Users             []int64       `json:"users"`
+	Pictures          []Picture     `json:"pictures"`
+	CategoriesIDs     []string      `json:"categories_ids"`
+	MainCategories    []CategoryRef `json:"main_categories"`
+	Tags              []string      `json:"tags"`
+	ReturnPolicy      any           `json:"return_policy"`
+	Permalink         string        `json:"permalink"`
+	LandingPermalink  string        `json:"landing_permalink"`
+	Boost             Boost         `json:"boost"`
+	DateCreated       time.Time     `json:"date_created"`
+	LastUpdated       time.Time     `json:"last_updated"`
+}
+
+// Picture is one image of a brand; Size is "WxH".
+type Picture struct {
+	ID        string  `json:"id"`
+	Name      string  `json:"name"`
+	SecureURL *string `json:"secure_url"`
+	URL       string  `json:"url"`
+	Size      string  `json:"size"`
+}
+
+// CategoryRef names a category.
+type CategoryRef struct {
+	ID string `json:"id"`
+}
+
+// Boost is the brand's boost setting.
+type Boost struct {
+	IsActive   bool       `json:"is_active"`
+	LastUpdate *time.Time `json:"last_update"`
+}
+
+// Errors of the module.
+var (
+	ErrInvalidBrand  = kernel.E(kernel.Invalid, "bad_request", "invalid brand")
+	ErrBrandNotFound = kernel.E(kernel.NotExist, "not_found", "brand not found")
+)
+
+// Statuses and types the sandbox accepts.
+var (
+	Statuses = []string{"active", "inactive"}
+	Types    = []string{"normal", "brand", "reseller"}
+)
+
+// Validate checks a brand to be stored (not its users).
+func (b Brand) Validate() error {
+	var causes []kernel.Cause
+	add := func(field, format string, args ...any) {
+		causes = append(causes, kernel.Cause{Code: field, Message: fmt.Sprintf(format, args...)})
+	}
+	if b.ID <= 0 {
+		add("official_store_id", "official_store_id must be a positive integer")
+	}
+	_, siteOK := kernel.LookupSite(b.SiteID)
+	if !siteOK {
+		add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", b.SiteID)
+	}
+	if strings.TrimSpace(b.Name) == "" {
+		add("name", "name is required")
+	}
+	if !oneOf(b.Status, Statuses) {
+		add("status", "status must be one of %s, got %q", strings.Join(Statuses, ", "), b.Status)
+	}
+	if !oneOf(b.Type, Types) {
+		add("type", "type must be one of %s, got %q", strings.Join(Types, ", "), b.Type)
+	}
+	if b.RelevancePosition < 0 {
+		add("relevance_position", "relevance_position must not be negative")
+	}
+	seen := map[int64]bool{}
+	for i, u := range b.Users {
+		if u <= 0 || seen[u] {
+			add(fmt.Sprintf("users[%d]", i), "users must be distinct positive user ids")
+		}
+		seen[u] = true
+	}
+	for i, p := range b.Pictures {
+		var w, h int
+		if _, err := fmt.Sscanf(p.Size, "%dx%d", &w, &h); err != nil || w <= 0 || h <= 0 || fmt.Sprintf("%dx%d", w, h) != p.Size {
+			add(fmt.Sprintf("pictures[%d].size", i), "pictures[%d].size must be <width>x<height>, got %q", i, p.Size)
+		}
+		if p.URL == "" {
+			add(fmt.Sprintf("pictures[%d].url", i), "pictures[%d].url is required", i)
+		}
+	}
+	for i, c := range b.CategoriesIDs {
+		if siteOK && kernel.SiteOf(c) != b.SiteID {
+			add(fmt.Sprintf("categories_ids[%d]", i), "categories_ids[%d] must be a category id of site %s, got %q", i, b.SiteID, c)
+		}
+	}
+	if len(causes) == 0 {
+		return nil
+	}
+	e := ErrInvalidBrand.With(causes[0].Message)
+	for _, c := range causes {
+		e = e.WithCause(c.Code, c.Message)
+	}
+	return e
+}
+
+func oneOf(v string, list []string) bool {
+	for _, x := range list {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+var unaccent = strings.NewReplacer(
+	"á", "a", "à", "a", "ä", "a", "â", "a", "ã", "a", "Á", "A", "À", "A", "Ä", "A", "Â", "A", "Ã", "A",
+	"é", "e", "è", "e", "ë", "e", "ê", "e", "É", "E", "È", "E", "Ë", "E", "Ê", "E",
+	"í", "i", "ì", "i", "ï", "i", "î", "i", "Í", "I", "Ì", "I", "Ï", "I", "Î", "I",
+	"ó", "o", "ò", "o", "ö", "o", "ô", "o", "õ", "o", "Ó", "O", "Ò", "O", "Ö", "O", "Ô", "O", "Õ", "O",
+	"ú", "u", "ù", "u", "ü", "u", "û", "u", "Ú", "U", "Ù", "U", "Ü", "U", "Û", "U",
+	"ñ", "n", "Ñ", "N", "ç", "c", "Ç", "C",
+)
+
+// NormalizeName is the brand name without accents and double spaces, as the
+// spec defines normalized_name.
+func NormalizeName(name string) string {
+	return strings.Join(strings.Fields(unaccent.Replace(name)), " ")
+}

@@ -1,0 +1,240 @@
+// Package catalog holds the world parts listings live in: categories (with
+// their shipping preferences and compatibility settings), catalog domains
+// (the compatibility dump entries), catalog products (families of parents and
+// children) and items, with the rules that validate them.
+package catalog
+
+import (
+	"time"
+)
+
+// Category is a marketplace category with the shipping preferences sellers
+// may use in it and its compatibility settings.
+type Category struct {
+	ID                      string              `json:"id"`
+	SiteID                  string              `json:"site_id"`
+	Name                    string              `json:"name"`
+	DomainID                string              `json:"domain_id"`
+	ShippingPreferences     ShippingPreferences `json:"shipping_preferences"`
+	AcceptedShippingMethods []int64             `json:"accepted_shipping_methods"`
+	// Compatibilities nil: the category takes no compatibilities.
+	Compatibilities *CategoryCompatibilities `json:"compatibilities"`
+	DateCreated     time.Time                `json:"date_created"`
+	LastModified    time.Time                `json:"last_modified"`
+}
+
+// ShippingPreferences are the shipping settings of a category.
+type ShippingPreferences struct {
+	Dimensions Dimensions `json:"dimensions"`
+	Logistics  []Logistic `json:"logistics"`
+	Restricted bool       `json:"restricted"`
+}
+
+// Dimensions are standard package dimensions in centimetres and grams.
+type Dimensions struct {
+	Height float64 `json:"height"`
+	Width  float64 `json:"width"`
+	Length float64 `json:"length"`
+	Weight float64 `json:"weight"`
+}
+
+// Logistic is one logistics mode and the types it offers.
+type Logistic struct {
+	Mode  string   `json:"mode"`
+	Types []string `json:"types"`
+}
+
+// CategoryCompatibilities are a category's compatibility settings.
+type CategoryCompatibilities struct {
+	Required           bool   `json:"required"`
+	NoteStatus         string `json:"note_status"`
+	RestrictionsStatus string `json:"restrictions_status"`
+	UniversalStatus    string `json:"universal_status"`
+}
+
+// Domain is a catalog domain as the cross-domain compatibility dump shows it.
+type Domain struct {
+	ID              string                `json:"domain_id"`
+	SiteID          string                `json:"site_id"`
+	Main            bool                  `json:"main"`
+	Compatibilities []DomainCompatibility `json:"compatibilities"`
+}
+
+// DomainCompatibility says that parts of a domain can be declared compatible
+// with products of another (the vehicle) domain.
+type DomainCompatibility struct {
+	CompatibleDomainID string             `json:"compatible_domain_id"`
+	Type               string             `json:"type"`
+	Required           bool               `json:"required"`
+	Restrictions       []any              `json:"restrictions"`
+	Categories         []DomainCategory   `json:"categories"`
+	RestrictionValues  []RestrictionValue `json:"restriction_values"`
+}
+
+// DomainCategory is a category that supports loading compatibilities.
+type DomainCategory struct {
+	ID                 string `json:"id"`
+	Required           bool   `json:"required"`
+	NoteStatus         string `json:"note_status"`
+	RestrictionsStatus string `json:"restrictions_status"`
+	UniversalStatus    string `json:"universal_status"`
+}
+
+// RestrictionValue is the set of values a restriction attribute (POSITION)
+// may take between a vehicle domain and a part domain.
+type RestrictionValue struct {
+	AttributeID string       `json:"attribute_id"`
+	Values      []ValueEntry `json:"values"`
+}
+
+// ValueEntry is one allowed restriction value.
+type ValueEntry struct {
+	ValueID   string `json:"value_id"`
+	ValueName string `json:"value_name"`
+}
+
+// Product is a catalog product; ParentID nil marks a parent (a family head).
+type Product struct {
+	ID         string             `json:"id"`
+	SiteID     string             `json:"site_id"`
+	DomainID   string             `json:"domain_id"`
+	Name       string             `json:"name"`
+	ParentID   *string            `json:"parent_id"`
+	Attributes []ProductAttribute `json:"attributes"`
+}
+
+// ProductAttribute is one attribute of a product.
+type ProductAttribute struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	ValueID   string `json:"value_id"`
+	ValueName string `json:"value_name"`
+}
+
+// IsParent reports whether the product heads a family.
+func (p Product) IsParent() bool { return p.ParentID == nil }
+
+// Item statuses the sandbox accepts.
+var ItemStatuses = []string{"active", "paused", "closed", "under_review", "inactive"}
+
+// Item is a listing.
+type Item struct {
+	ID                string          `json:"id"`
+	SiteID            string          `json:"site_id"`
+	Title             string          `json:"title"`
+	SellerID          int64           `json:"seller_id"`
+	CategoryID        string          `json:"category_id"`
+	DomainID          string          `json:"domain_id"`
+	Status            string          `json:"status"`
+	Price             float64         `json:"price"`
+	CurrencyID        string          `json:"currency_id"`
+	AvailableQuantity int64           `json:"available_quantity"`
+	ListingTypeID     string          `json:"listing_type_id"`
+	Condition         string          `json:"condition"`
+	OfficialStoreID   *int64          `json:"official_store_id"`
+	CatalogProductID  *string         `json:"catalog_product_id"`
+	Attributes        []ItemAttribute `json:"attributes"`
+	// Tags are the stored tags; computed ones are added by View.
+	Tags     []string     `json:"tags"`
+	Shipping ItemShipping `json:"shipping"`
+	ItemExtra
+	DateCreated time.Time `json:"date_created"`
+	LastUpdated time.Time `json:"last_updated"`
+}
+
+// ItemExtra are the item fields of the spec that no query filters on.
+type ItemExtra struct {
+	Warranty        *string  `json:"warranty"`
+	ParentItemID    *string  `json:"parent_item_id"`
+	DealIDs         []string `json:"deal_ids"`
+	AutomaticRelist bool     `json:"automatic_relist"`
+	Health          *float64 `json:"health"`
+	CatalogListing  bool     `json:"catalog_listing"`
+}
+
+// ItemAttribute is one attribute of an item.
+type ItemAttribute struct {
+	ID        string           `json:"id"`
+	Name      string           `json:"name"`
+	ValueID   *string          `json:"value_id"`
+	ValueName *string          `json:"value_name"`
+	Values    []AttributeValue `json:"values"`
+	ValueType string           `json:"value_type"`
+}
+
+// AttributeValue is one value of an item attribute.
+type AttributeValue struct {
+	ID     *string `json:"id"`
+	Name   *string `json:"name"`
+	Struct any     `json:"struct"`
+}
+
+// ItemShipping is the shipping object inside an item.
+type ItemShipping struct {
+	Mode         string       `json:"mode"`
+	LocalPickUp  bool         `json:"local_pick_up"`
+	FreeShipping bool         `json:"free_shipping"`
+	LogisticType string       `json:"logistic_type"`
+	Dimensions   *string      `json:"dimensions"`
+	Methods      []any        `json:"methods"`
+	Costs        []any        `json:"costs"`
+	FreeMethods  []FreeMethod `json:"free_methods"`
+	Tags         []string     `json:"tags"`
+}
+
+// FreeMethod is a free-shipping method of an item.
+type FreeMethod struct {
+	ID   int64    `json:"id"`
+	Rule FreeRule `json:"rule"`
+}
+
+// FreeRule is where a free method is free.
+type FreeRule struct {
+	FreeMode string `json:"free_mode"`
+	Value    any    `json:"value"`
+}
+
+// Attribute ids with a meaning to the service.
+const (
+	AttrPartNumber         = "PART_NUMBER"
+	AttrHasCompatibilities = "HAS_COMPATIBILITIES"
+)
+
+// Computed item tags.
+const (
+	TagIncomplete = "incomplete_compatibilities"
+	TagPending    = "pending_compatibilities"
+)
+
+// ComputedTags are the tags the service derives and never stores from a body.
+var ComputedTags = []string{TagIncomplete, TagPending}
+
+// PartNumber is the value_name of the item's PART_NUMBER attribute, or nil.
+func (it Item) PartNumber() *string {
+	for _, a := range it.Attributes {
+		if a.ID == AttrPartNumber && a.ValueName != nil && *a.ValueName != "" {
+			v := *a.ValueName
+			return &v
+		}
+	}
+	return nil
+}
+
+// Facts are what the service derives about an item from the compatibility
+// tables and its category at read time.
+type Facts struct {
+	// Compatibilities is the number of compatibilities of the item.
+	Compatibilities int
+	Universal       bool
+	Incomplete      bool
+	Pending         bool
+}
+
+// ItemQuery selects a seller's items for the search of items.
+type ItemQuery struct {
+	SellerID int64
+	// Status "" is any status.
+	Status string
+	// Tags are computed tags every result must carry.
+	Tags []string
+}

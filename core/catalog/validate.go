@@ -1,0 +1,298 @@
+package catalog
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/feria/feria/core/kernel"
+)
+
+// Validation errors; their causes name the fields.
+var (
+	ErrInvalidCategory = kernel.E(kernel.Invalid, "bad_request", "invalid category")
+	ErrInvalidDomain   = kernel.E(kernel.Invalid, "bad_request", "invalid domain")
+	ErrInvalidProduct  = kernel.E(kernel.Invalid, "bad_request", "invalid product")
+	ErrInvalidItem     = kernel.E(kernel.Invalid, "bad_request", "invalid item")
+)
+
+// Not-found errors of the module.
+var (
+	ErrCategoryNotFound = kernel.E(kernel.NotExist, "not_found", "category not found")
+	ErrDomainNotFound   = kernel.E(kernel.NotExist, "not_found", "domain not found")
+	ErrProductNotFound  = kernel.E(kernel.NotExist, "not_found", "product not found")
+	ErrItemNotFound     = kernel.E(kernel.NotExist, "not_found", "item not found")
+)
+
+// Problems collects the broken rules of one resource; Err returns nil when
+// none broke, else base with one cause per field and the first as message.
+type Problems struct{ causes []kernel.Cause }
+
+// Add records that field breaks a rule.
+func (p *Problems) Add(field, format string, args ...any) {
+	p.causes = append(p.causes, kernel.Cause{Code: field, Message: fmt.Sprintf(format, args...)})
+}
+
+// Err is the validation error, or nil.
+func (p *Problems) Err(base *kernel.Error) error {
+	if len(p.causes) == 0 {
+		return nil
+	}
+	e := base.With(p.causes[0].Message)
+	for _, c := range p.causes {
+		e = e.WithCause(c.Code, c.Message)
+	}
+	return e
+}
+
+// Site checks a site id field and reports whether it is known.
+func (p *Problems) Site(field, site string) bool {
+	if _, ok := kernel.LookupSite(site); !ok {
+		p.Add(field, "%s must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", field, site)
+		return false
+	}
+	return true
+}
+
+// SiteID checks that an item, category or product id is the site id
+// followed by digits.
+func (p *Problems) SiteID(field, id, site string) {
+	if got := kernel.SiteOf(id); got == "" || got != site {
+		p.Add(field, "%s must be the site id %s followed by digits, got %q", field, site, id)
+	}
+}
+
+// DomainID checks a domain id of the form <site_id>-<NAME>.
+func (p *Problems) DomainID(field, id, site string) {
+	name, ok := strings.CutPrefix(id, site+"-")
+	if !ok || name == "" || strings.ToUpper(name) != name || strings.ContainsAny(name, " \t") {
+		p.Add(field, "%s must be %s-<DOMAIN_NAME>, got %q", field, site, id)
+	}
+}
+
+func (p *Problems) oneOf(field, v string, allowed ...string) {
+	for _, a := range allowed {
+		if v == a {
+			return
+		}
+	}
+	p.Add(field, "%s must be one of %s, got %q", field, strings.Join(allowed, ", "), v)
+}
+
+// logisticTypes are the logistics modes of the spec and their types.
+var logisticTypes = map[string][]string{
+	"me1":           {"default"},
+	"me2":           {"drop_off", "xd_drop_off", "self_service", "cross_docking", "fulfillment"},
+	"not_specified": {"not_specified"},
+	"custom":        {"custom"},
+}
+
+// ShippingModes are the shipping modes an item or category may name.
+var ShippingModes = []string{"me1", "me2", "not_specified", "custom"}
+
+// ValidateCategory checks a category to be stored.
+func ValidateCategory(c Category) error {
+	var p Problems
+	if p.Site("site_id", c.SiteID) {
+		p.SiteID("category_id", c.ID, c.SiteID)
+		if c.DomainID != "" {
+			p.DomainID("domain_id", c.DomainID, c.SiteID)
+		}
+	}
+	if strings.TrimSpace(c.Name) == "" {
+		p.Add("name", "name is required")
+	}
+	d := c.ShippingPreferences.Dimensions
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"height", d.Height}, {"width", d.Width}, {"length", d.Length}, {"weight", d.Weight}} {
+		if f.v < 0 {
+			p.Add("shipping_preferences.dimensions."+f.name, "shipping_preferences.dimensions.%s must not be negative", f.name)
+		}
+	}
+	for i, l := range c.ShippingPreferences.Logistics {
+		field := fmt.Sprintf("shipping_preferences.logistics[%d]", i)
+		types, ok := logisticTypes[l.Mode]
+		if !ok {
+			p.oneOf(field+".mode", l.Mode, ShippingModes...)
+			continue
+		}
+		for j, t := range l.Types {
+			p.oneOf(fmt.Sprintf("%s.types[%d]", field, j), t, types...)
+		}
+	}
+	for i, m := range c.AcceptedShippingMethods {
+		if m <= 0 {
+			p.Add(fmt.Sprintf("accepted_shipping_methods[%d]", i), "accepted_shipping_methods must be positive integers")
+		}
+	}
+	if cc := c.Compatibilities; cc != nil {
+		p.oneOf("compatibilities.note_status", cc.NoteStatus, "ENABLED", "DISABLED")
+		p.oneOf("compatibilities.restrictions_status", cc.RestrictionsStatus, "ENABLED", "DISABLED")
+		p.oneOf("compatibilities.universal_status", cc.UniversalStatus, "ENABLED", "DISABLED")
+	}
+	return p.Err(ErrInvalidCategory)
+}
+
+// ValidateDomain checks a domain (dump entry) to be stored. The categories
+// and domains it names need not exist: categories and domains name each
+// other, so neither checks the other.
+func ValidateDomain(d Domain) error {
+	var p Problems
+	siteOK := p.Site("site_id", d.SiteID)
+	if siteOK {
+		p.DomainID("domain_id", d.ID, d.SiteID)
+	}
+	for i, c := range d.Compatibilities {
+		field := fmt.Sprintf("compatibilities[%d]", i)
+		if c.CompatibleDomainID == "" {
+			p.Add(field+".compatible_domain_id", "%s.compatible_domain_id is required", field)
+		} else if siteOK {
+			p.DomainID(field+".compatible_domain_id", c.CompatibleDomainID, d.SiteID)
+		}
+		if strings.TrimSpace(c.Type) == "" {
+			p.Add(field+".type", "%s.type is required", field)
+		}
+		for j, cat := range c.Categories {
+			cf := fmt.Sprintf("%s.categories[%d]", field, j)
+			if kernel.SiteOf(cat.ID) != d.SiteID {
+				p.Add(cf+".id", "%s.id must be a category id of site %s, got %q", cf, d.SiteID, cat.ID)
+			}
+			p.oneOf(cf+".note_status", cat.NoteStatus, "ENABLED", "DISABLED")
+			p.oneOf(cf+".restrictions_status", cat.RestrictionsStatus, "ENABLED", "DISABLED")
+			p.oneOf(cf+".universal_status", cat.UniversalStatus, "ENABLED", "DISABLED")
+		}
+		for j, rv := range c.RestrictionValues {
+			rf := fmt.Sprintf("%s.restriction_values[%d]", field, j)
+			if rv.AttributeID == "" {
+				p.Add(rf+".attribute_id", "%s.attribute_id is required", rf)
+			}
+			for k, v := range rv.Values {
+				if v.ValueID == "" || v.ValueName == "" {
+					p.Add(fmt.Sprintf("%s.values[%d]", rf, k), "%s.values[%d] needs value_id and value_name", rf, k)
+				}
+			}
+		}
+	}
+	return p.Err(ErrInvalidDomain)
+}
+
+// ValidateProduct checks a product to be stored (not its references).
+func ValidateProduct(pr Product) error {
+	var p Problems
+	if p.Site("site_id", pr.SiteID) {
+		p.SiteID("product_id", pr.ID, pr.SiteID)
+		p.DomainID("domain_id", pr.DomainID, pr.SiteID)
+		if pr.ParentID != nil {
+			p.SiteID("parent_id", *pr.ParentID, pr.SiteID)
+		}
+	}
+	if pr.ParentID != nil && *pr.ParentID == pr.ID {
+		p.Add("parent_id", "parent_id must not be the product itself")
+	}
+	if strings.TrimSpace(pr.Name) == "" {
+		p.Add("name", "name is required")
+	}
+	seen := map[string]bool{}
+	for i, a := range pr.Attributes {
+		field := fmt.Sprintf("attributes[%d]", i)
+		switch {
+		case a.ID == "":
+			p.Add(field+".id", "%s.id is required", field)
+		case seen[a.ID]:
+			p.Add(field+".id", "attribute %s is given twice", a.ID)
+		}
+		seen[a.ID] = true
+		if a.ValueID == "" && a.ValueName == "" {
+			p.Add(field, "%s needs value_id or value_name", field)
+		}
+	}
+	return p.Err(ErrInvalidProduct)
+}
+
+// ValidateItem checks an item to be stored (not its references).
+func ValidateItem(it Item) error {
+	var p Problems
+	if p.Site("site_id", it.SiteID) {
+		p.SiteID("item_id", it.ID, it.SiteID)
+		p.SiteID("category_id", it.CategoryID, it.SiteID)
+		if it.DomainID != "" {
+			p.DomainID("domain_id", it.DomainID, it.SiteID)
+		}
+		if it.CatalogProductID != nil {
+			p.SiteID("catalog_product_id", *it.CatalogProductID, it.SiteID)
+		}
+		if it.ParentItemID != nil {
+			p.SiteID("parent_item_id", *it.ParentItemID, it.SiteID)
+		}
+	}
+	if it.SellerID <= 0 {
+		p.Add("seller_id", "seller_id must be a positive integer")
+	}
+	if strings.TrimSpace(it.Title) == "" {
+		p.Add("title", "title is required")
+	}
+	p.oneOf("status", it.Status, ItemStatuses...)
+	if it.Price < 0 {
+		p.Add("price", "price must not be negative")
+	}
+	if len(it.CurrencyID) != 3 || strings.ToUpper(it.CurrencyID) != it.CurrencyID {
+		p.Add("currency_id", "currency_id must be a three-letter currency code, got %q", it.CurrencyID)
+	}
+	if it.AvailableQuantity < 0 {
+		p.Add("available_quantity", "available_quantity must not be negative")
+	}
+	p.oneOf("condition", it.Condition, "new", "used", "not_specified")
+	if it.OfficialStoreID != nil && *it.OfficialStoreID <= 0 {
+		p.Add("official_store_id", "official_store_id must be a positive integer or null")
+	}
+	seen := map[string]bool{}
+	for i, a := range it.Attributes {
+		field := fmt.Sprintf("attributes[%d]", i)
+		switch {
+		case a.ID == "":
+			p.Add(field+".id", "%s.id is required", field)
+		case seen[a.ID]:
+			p.Add(field+".id", "attribute %s is given twice", a.ID)
+		}
+		seen[a.ID] = true
+	}
+	s := it.Shipping
+	p.oneOf("shipping.mode", s.Mode, ShippingModes...)
+	if s.Dimensions != nil {
+		if _, err := ParseDimensions(*s.Dimensions); err != nil {
+			p.Add("shipping.dimensions", "shipping.dimensions %s", err.Error())
+		}
+	}
+	for i, m := range s.FreeMethods {
+		field := fmt.Sprintf("shipping.free_methods[%d]", i)
+		if m.ID <= 0 {
+			p.Add(field+".id", "%s.id must be a positive integer", field)
+		}
+		p.oneOf(field+".rule.free_mode", m.Rule.FreeMode, "country", "exclude_region")
+	}
+	return p.Err(ErrInvalidItem)
+}
+
+// ParseDimensions reads "HxWxL,weight" (centimetres and grams).
+func ParseDimensions(s string) (Dimensions, error) {
+	bad := fmt.Errorf("must be <height>x<width>x<length>,<weight>, got %q", s)
+	sizes, weight, ok := strings.Cut(s, ",")
+	if !ok {
+		return Dimensions{}, bad
+	}
+	parts := strings.Split(sizes, "x")
+	if len(parts) != 3 {
+		return Dimensions{}, bad
+	}
+	var v [4]float64
+	for i, raw := range append(parts, weight) {
+		f, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
+		if err != nil || f <= 0 {
+			return Dimensions{}, bad
+		}
+		v[i] = f
+	}
+	return Dimensions{Height: v[0], Width: v[1], Length: v[2], Weight: v[3]}, nil
+}

@@ -1,0 +1,120 @@
+package catalog
+
+import "encoding/json"
+
+// ItemView is the item resource of the public API: the stored item with the
+// computed tags and HAS_COMPATIBILITIES attribute, and the shipping object
+// in the form the spec shows.
+type ItemView struct {
+	Item
+	Shipping ShippingView `json:"shipping"`
+}
+
+// ShippingView is the shipping object inside an item: when free_shipping is
+// true, methods is replaced by free_methods (and the other way round).
+type ShippingView struct {
+	Mode         string       `json:"mode"`
+	LocalPickUp  bool         `json:"local_pick_up"`
+	FreeShipping bool         `json:"free_shipping"`
+	LogisticType string       `json:"logistic_type"`
+	Dimensions   *string      `json:"dimensions"`
+	Methods      []any        `json:"methods"`
+	FreeMethods  []FreeMethod `json:"free_methods"`
+	Costs        []any        `json:"costs"`
+	Tags         []string     `json:"tags"`
+}
+
+// MarshalJSON writes free_methods instead of methods when shipping is free,
+// and methods (without free_methods) otherwise.
+func (s ShippingView) MarshalJSON() ([]byte, error) {
+	type base struct {
+		Mode         string  `json:"mode"`
+		LocalPickUp  bool    `json:"local_pick_up"`
+		FreeShipping bool    `json:"free_shipping"`
+		LogisticType string  `json:"logistic_type"`
+		Dimensions   *string `json:"dimensions"`
+	}
+	b := base{s.Mode, s.LocalPickUp, s.FreeShipping, s.LogisticType, s.Dimensions}
+	if s.FreeShipping {
+		return json.Marshal(struct {
+			base
+			FreeMethods []FreeMethod `json:"free_methods"`
+			Costs       []any        `json:"costs"`
+			Tags        []string     `json:"tags"`
+		}{b, s.FreeMethods, s.Costs, s.Tags})
+	}
+	return json.Marshal(struct {
+		base
+		Methods []any    `json:"methods"`
+		Costs   []any    `json:"costs"`
+		Tags    []string `json:"tags"`
+	}{b, s.Methods, s.Costs, s.Tags})
+}
+
+// hasCompatibilitiesName is the attribute's name as the Argentine site
+// shows it; the service answers it on every site.
+const hasCompatibilitiesName = "Tiene compatibilidades"
+
+// View builds the public item resource from the stored item and its facts.
+func View(it Item, f Facts) ItemView {
+	v := ItemView{Item: it}
+	tags := make([]string, 0, len(it.Tags)+2)
+	for _, t := range it.Tags {
+		if !isComputed(t) {
+			tags = append(tags, t)
+		}
+	}
+	if f.Incomplete {
+		tags = append(tags, TagIncomplete)
+	}
+	if f.Pending {
+		tags = append(tags, TagPending)
+	}
+	v.Tags = tags
+	attrs := make([]ItemAttribute, 0, len(it.Attributes)+1)
+	for _, a := range it.Attributes {
+		if a.ID != AttrHasCompatibilities {
+			attrs = append(attrs, a)
+		}
+	}
+	if f.Compatibilities > 0 || f.Universal {
+		yes := "Sí"
+		attrs = append(attrs, ItemAttribute{
+			ID: AttrHasCompatibilities, Name: hasCompatibilitiesName, ValueName: &yes,
+			Values: []AttributeValue{{Name: &yes}}, ValueType: "boolean",
+		})
+	}
+	v.Attributes = attrs
+	s := it.Shipping
+	sv := ShippingView{Mode: s.Mode, LocalPickUp: s.LocalPickUp, FreeShipping: s.FreeShipping,
+		LogisticType: s.LogisticType, Dimensions: s.Dimensions, Costs: orEmpty(s.Costs), Tags: s.Tags}
+	if sv.Tags == nil {
+		sv.Tags = []string{}
+	}
+	if s.FreeShipping {
+		sv.FreeMethods = s.FreeMethods
+		if sv.FreeMethods == nil {
+			sv.FreeMethods = []FreeMethod{}
+		}
+	} else {
+		sv.Methods = orEmpty(s.Methods)
+	}
+	v.Shipping = sv
+	return v
+}
+
+func orEmpty(a []any) []any {
+	if a == nil {
+		return []any{}
+	}
+	return a
+}
+
+func isComputed(tag string) bool {
+	for _, c := range ComputedTags {
+		if tag == c {
+			return true
+		}
+	}
+	return false
+}
