@@ -93,14 +93,20 @@ func NewQueueCollector(insp *asynq.Inspector) *QueueCollector {
 func (q *QueueCollector) Describe(ch chan<- *prometheus.Desc) { ch <- q.desc }
 
 func (q *QueueCollector) Collect(ch chan<- prometheus.Metric) {
-	names, err := q.insp.Queues()
-	if err != nil {
-		return
+	// feria's own queues are always reported, at zero before first use.
+	names := map[string]bool{}
+	for name := range tasks.Queues {
+		names[name] = true
 	}
-	for _, name := range names {
-		info, err := q.insp.GetQueueInfo(name)
-		if err != nil {
-			continue
+	if more, err := q.insp.Queues(); err == nil {
+		for _, name := range more {
+			names[name] = true
+		}
+	}
+	for name := range names {
+		var info asynq.QueueInfo
+		if got, err := q.insp.GetQueueInfo(name); err == nil {
+			info = *got
 		}
 		for state, n := range map[string]int{"pending": info.Pending, "active": info.Active, "scheduled": info.Scheduled,
 			"retry": info.Retry, "archived": info.Archived, "completed": info.Completed} {

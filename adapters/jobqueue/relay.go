@@ -11,6 +11,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/feria/feria/adapters/redisstore"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/ports/outboxport"
 )
@@ -89,13 +90,13 @@ func (r *Relay) Once(ctx context.Context) (int, error) {
 func Purge(insp *asynq.Inspector) error {
 	queues, err := insp.Queues()
 	if err != nil {
-		return err
+		return fmt.Errorf("jobqueue: purge: %w", redisstore.Translate(err))
 	}
 	for _, q := range queues {
 		for _, del := range []func(string) (int, error){insp.DeleteAllPendingTasks, insp.DeleteAllScheduledTasks,
 			insp.DeleteAllRetryTasks, insp.DeleteAllArchivedTasks, insp.DeleteAllCompletedTasks} {
 			if _, err := del(q); err != nil {
-				return fmt.Errorf("jobqueue: purge %s: %w", q, err)
+				return fmt.Errorf("jobqueue: purge %s: %w", q, redisstore.Translate(err))
 			}
 		}
 	}

@@ -84,6 +84,9 @@ func New(t testing.TB, be Backend) *App {
 	return &App{Instance: in, t: t}
 }
 
+// SetT binds an App built by hand (app.NewInstance) to a test.
+func (a *App) SetT(t testing.TB) { a.t = t }
+
 // StartWorkers runs the job workers and the outbox relay until the test ends.
 func (a *App) StartWorkers() {
 	ctx, cancel := context.WithCancel(context.Background())
