@@ -78,21 +78,21 @@ func allowed(from, imp string) (bool, string) {
 	case isService(from):
 		mod := strings.Split(from, "/")[1]
 		return isStd(imp) || r == "core/kernel" || r == "core/paging" || under(r, "core/"+mod) && !isService(r) ||
-			(strings.HasPrefix(r, "core/") && len(strings.Split(r, "/")) == 2) || under(r, "ports"),
+				(strings.HasPrefix(r, "core/") && len(strings.Split(r, "/")) == 2) || under(r, "ports"),
 			"use cases import stdlib, kernel, paging, core types and ports only"
 	case under(from, "core"):
 		return isStd(imp) || r == "core/kernel" || r == "core/paging" || (strings.HasPrefix(r, "core/") && !isService(r) && len(strings.Split(r, "/")) == 2),
 			"core/<m> imports stdlib, kernel, paging and other core types only"
 	case under(from, "ports"):
 		return isStd(imp) || (internal && (under(r, "core") && !isService(r) || under(r, "ports"))) ||
-			(strings.HasSuffix(from, "test") && strings.HasPrefix(imp, "github.com/google/uuid")),
+				(strings.HasSuffix(from, "test") && strings.HasPrefix(imp, "github.com/google/uuid")),
 			"ports import stdlib and core types only"
 	case under(from, "adapters"):
 		return !internal || !isService(r) && !under(r, "app") && !under(r, "workers") || r == "workers/tasks",
 			"adapters never import use cases, app or workers"
 	case under(from, "workers"):
 		return isStd(imp) || strings.HasPrefix(imp, "github.com/hibiken/asynq") || strings.HasPrefix(imp, "github.com/prometheus/") ||
-			under(r, "workers") || under(r, "ports") || (under(r, "core") && !isService(r)),
+				under(r, "workers") || under(r, "ports") || (under(r, "core") && !isService(r)),
 			"workers import asynq, workers/tasks, ports and core types only"
 	}
 	return true, ""
