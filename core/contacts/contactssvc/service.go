@@ -1,0 +1,315 @@
+// Package contactssvc holds the use cases of contact statistics: it decodes
+// and validates requests with the rules of core/contacts, checks that items
+// and users exist, and reads and writes the counters.
+package contactssvc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/feria/feria/core/contacts"
+	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/ports/contactsport"
+)
+
+// Service implements contactsport.Service.
+type Service struct {
+	counters  contactsport.Counters
+	owners    contactsport.ItemOwners
+	questions contactsport.Questions
+	tx        contactsport.Tx
+	clock     kernel.Clock
+}
+
+var _ contactsport.Service = (*Service)(nil)
+
+// New builds the service.
+func New(c contactsport.Counters, o contactsport.ItemOwners, q contactsport.Questions, tx contactsport.Tx, clock kernel.Clock) *Service {
+	return &Service{counters: c, owners: o, questions: q, tx: tx, clock: clock}
+}
+
+// ItemTotal counts an item's contacts between two dates.
+func (s *Service) ItemTotal(ctx context.Context, itemID string, q contactsport.TotalQuery) (contacts.Total, error) {
+	id, err := contacts.ParseItemID(itemID)
+	if err != nil {
+		return contacts.Total{}, err
+	}
+	r, err := contacts.ParseRange(q.DateFrom, q.DateTo)
+	if err != nil {
+		return contacts.Total{}, err
+	}
+	if _, err := s.sellers(ctx, []string{id}); err != nil {
+		return contacts.Total{}, err
+	}
+	return s.total(ctx, contacts.ItemSubject(id), q.Kind, r)
+}
+
+// UserTotal counts a seller's contacts (all its items) between two dates.
+func (s *Service) UserTotal(ctx context.Context, userID string, q contactsport.TotalQuery) (contacts.Total, error) {
+	id, err := contacts.ParseUserID(userID)
+	if err != nil {
+		return contacts.Total{}, err
+	}
+	r, err := contacts.ParseRange(q.DateFrom, q.DateTo)
+	if err != nil {
+		return contacts.Total{}, err
+	}
+	if err := s.user(ctx, id); err != nil {
+		return contacts.Total{}, err
+	}
+	return s.total(ctx, contacts.UserSubject(id), q.Kind, r)
+}
+
+func (s *Service) total(ctx context.Context, sub contacts.Subject, k contacts.Kind, r contacts.Range) (contacts.Total, error) {
+	days, hours := r.Cover()
+	counts, err := s.counters.Read(ctx, []contactsport.Series{
+		{Kind: k, Subject: sub, Unit: contacts.Day, Starts: days},
+		{Kind: k, Subject: sub, Unit: contacts.Hour, Starts: hours},
+	})
+	if err != nil {
+		return contacts.Total{}, err
+	}
+	t := contacts.Total{Subject: sub, Kind: k, Range: r}
+	for _, cs := range counts {
+		for _, c := range cs {
+			t.Total += c
+		}
+	}
+	return t, nil
+}
+
+// ItemWindows answers a time window per item.
+func (s *Service) ItemWindows(ctx context.Context, itemIDs []string, q contactsport.WindowQuery) ([]contacts.Window, error) {
+	ids, err := contacts.ParseIDs(strings.Join(itemIDs, ","))
+	if err != nil {
+		return nil, err
+	}
+	w, err := contacts.ParseWindow(q.Last, q.Unit, q.Ending, q.Order, s.clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.sellers(ctx, ids); err != nil {
+		return nil, err
+	}
+	subs := make([]contacts.Subject, len(ids))
+	for i, id := range ids {
+		subs[i] = contacts.ItemSubject(id)
+	}
+	return s.windows(ctx, subs, q.Kind, w)
+}
+
+// UserWindow answers a seller's time window.
+func (s *Service) UserWindow(ctx context.Context, userID string, q contactsport.WindowQuery) (contacts.Window, error) {
+	id, err := contacts.ParseUserID(userID)
+	if err != nil {
+		return contacts.Window{}, err
+	}
+	w, err := contacts.ParseWindow(q.Last, q.Unit, q.Ending, q.Order, s.clock.Now())
+	if err != nil {
+		return contacts.Window{}, err
+	}
+	if err := s.user(ctx, id); err != nil {
+		return contacts.Window{}, err
+	}
+	out, err := s.windows(ctx, []contacts.Subject{contacts.UserSubject(id)}, q.Kind, w)
+	if err != nil {
+		return contacts.Window{}, err
+	}
+	return out[0], nil
+}
+
+func (s *Service) windows(ctx context.Context, subs []contacts.Subject, k contacts.Kind, w contacts.WindowSpec) ([]contacts.Window, error) {
+	starts := w.Starts()
+	series := make([]contactsport.Series, len(subs))
+	for i, sub := range subs {
+		series[i] = contactsport.Series{Kind: k, Subject: sub, Unit: w.Unit, Starts: starts}
+	}
+	counts, err := s.counters.Read(ctx, series)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]contacts.Window, len(subs))
+	for i, sub := range subs {
+		out[i] = contacts.NewWindow(sub, k, w, counts[i])
+	}
+	return out, nil
+}
+
+// sellers resolves the seller of every item, or fails naming the unknown
+// ones.
+func (s *Service) sellers(ctx context.Context, ids []string) (map[string]int64, error) {
+	found, err := s.owners.Sellers(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	for _, id := range ids {
+		if _, ok := found[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return found, nil
+	case 1:
+		return nil, contacts.ErrNotFound.Withf("item %s not found", missing[0])
+	}
+	return nil, contacts.ErrNotFound.Withf("items %s not found", strings.Join(missing, ", "))
+}
+
+func (s *Service) user(ctx context.Context, id int64) error {
+	ok, err := s.owners.UserExists(ctx, id)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return contacts.ErrNotFound.Withf("user %d not found", id)
+	}
+	return nil
+}
+
+// Ingest validates a whole batch, resolves every item's seller, then counts
+// the batch in one call of the counters.
+func (s *Service) Ingest(ctx context.Context, in []contacts.EventInput) (contacts.Result, error) {
+	if len(in) > contacts.MaxBatch {
+		return contacts.Result{}, contacts.ErrBadRequest.Withf("events holds %d events; at most %d are allowed per call", len(in), contacts.MaxBatch).
+			WithCause("events", fmt.Sprintf("at most %d events per call", contacts.MaxBatch))
+	}
+	events := make([]contacts.Event, len(in))
+	ids := make([]string, 0, len(in))
+	for i, e := range in {
+		ev, err := e.Check(fmt.Sprintf("events[%d].", i))
+		if err != nil {
+			return contacts.Result{}, err
+		}
+		events[i] = ev
+		ids = append(ids, ev.ItemID)
+	}
+	if len(events) == 0 {
+		return contacts.Result{Counted: []bool{}}, nil
+	}
+	sellers, err := s.sellers(ctx, unique(ids))
+	if err != nil {
+		return contacts.Result{}, err
+	}
+	for i := range events {
+		events[i].SellerID = sellers[events[i].ItemID]
+	}
+	return s.counters.Add(ctx, events)
+}
+
+// Prepare validates one event and resolves its seller.
+func (s *Service) Prepare(ctx context.Context, in contacts.EventInput) (contacts.Event, error) {
+	ev, err := in.Check("")
+	if err != nil {
+		return contacts.Event{}, err
+	}
+	sellers, err := s.sellers(ctx, []string{ev.ItemID})
+	if err != nil {
+		return contacts.Event{}, err
+	}
+	ev.SellerID = sellers[ev.ItemID]
+	return ev, nil
+}
+
+// Count counts prepared events.
+func (s *Service) Count(ctx context.Context, events []contacts.Event) (contacts.Result, error) {
+	return s.counters.Add(ctx, events)
+}
+
+// StoredEvent returns a counted event.
+func (s *Service) StoredEvent(ctx context.Context, id string) (contacts.Event, error) {
+	ev, err := s.counters.Event(ctx, id)
+	if errors.Is(err, contactsport.ErrNotFound) {
+		return ev, contacts.ErrNotFound.Withf("contact event %q not found", id)
+	}
+	return ev, err
+}
+
+// Ask stores a buyer's question and counts it as a question event, in the
+// question's transaction: if the counters are down nothing is stored, and a
+// retried count is not counted twice (the event id is the question id).
+func (s *Service) Ask(ctx context.Context, itemID, text string) (contacts.AskedQuestion, error) {
+	caller, ok := kernel.CallerFrom(ctx)
+	if !ok {
+		return contacts.AskedQuestion{}, kernel.E(kernel.Unauthenticated, "unauthorized", "access token required")
+	}
+	if itemID == "" {
+		return contacts.AskedQuestion{}, contacts.ErrBadRequest.With("item_id is required")
+	}
+	id, err := contacts.ParseItemID(itemID)
+	if err != nil {
+		return contacts.AskedQuestion{}, err
+	}
+	t, err := contacts.CheckQuestionText(text)
+	if err != nil {
+		return contacts.AskedQuestion{}, err
+	}
+	var q contacts.AskedQuestion
+	err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
+		sellers, err := s.sellers(ctx, []string{id})
+		if err != nil {
+			return err
+		}
+		seller := sellers[id]
+		if seller == caller.UserID {
+			return contacts.ErrForbidden.With("a seller cannot ask a question on their own item")
+		}
+		q, err = s.questions.Add(ctx, contacts.AskedQuestion{ItemID: id, SellerID: seller, FromID: caller.UserID,
+			Text: t, Status: contacts.Unanswered, DateCreated: s.clock.Now().UTC()})
+		if err != nil {
+			return err
+		}
+		_, err = s.counters.Add(ctx, []contacts.Event{{ID: contacts.QuestionEventID(q.ID), ItemID: id,
+			SellerID: seller, Kind: contacts.Question, Date: q.DateCreated}})
+		return err
+	})
+	return q, err
+}
+
+// Questions lists an item's questions for its seller.
+func (s *Service) Questions(ctx context.Context, itemID string, p paging.Request) ([]contacts.AskedQuestion, paging.Page, error) {
+	caller, ok := kernel.CallerFrom(ctx)
+	if !ok {
+		return nil, paging.Page{}, kernel.E(kernel.Unauthenticated, "unauthorized", "access token required")
+	}
+	if itemID == "" {
+		return nil, paging.Page{}, contacts.ErrBadRequest.With("item_id is required")
+	}
+	id, err := contacts.ParseItemID(itemID)
+	if err != nil {
+		return nil, paging.Page{}, err
+	}
+	sellers, err := s.sellers(ctx, []string{id})
+	if err != nil {
+		return nil, paging.Page{}, err
+	}
+	if sellers[id] != caller.UserID {
+		return nil, paging.Page{}, contacts.ErrForbidden.Withf("only the seller of item %s may read its questions", id)
+	}
+	qs, total, err := s.questions.ByItem(ctx, id, p)
+	if err != nil {
+		return nil, paging.Page{}, err
+	}
+	return qs, p.Of(total), nil
+}
+
+// Reset forgets every counter.
+func (s *Service) Reset(ctx context.Context) error { return s.counters.Reset(ctx) }
+
+func unique(ids []string) []string {
+	out := append([]string(nil), ids...)
+	sort.Strings(out)
+	n := 0
+	for i, id := range out {
+		if i == 0 || id != out[n-1] {
+			out[n] = id
+			n++
+		}
+	}
+	return out[:n]
+}

@@ -1,0 +1,105 @@
+package contacts
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/feria/feria/core/kernel"
+)
+
+// Event is one contact. ID is an idempotency key: an event id is counted
+// once however often it is sent. SellerID is the item's seller when the
+// event is counted; the seller's figures are the sum over its items.
+type Event struct {
+	ID       string
+	ItemID   string
+	SellerID int64
+	Kind     Kind
+	Date     time.Time
+}
+
+// EventInput is an event as a client sends it, before validation.
+type EventInput struct {
+	ID     string `json:"id"`
+	ItemID string `json:"item_id"`
+	Type   string `json:"type"`
+	Date   string `json:"date"`
+}
+
+// Check validates an event input; field prefixes the field names of the
+// causes (e.g. "events[2]."), so that a batch error names the entry.
+func (in EventInput) Check(field string) (Event, error) {
+	bad := func(name, msg string) error {
+		return ErrBadRequest.With(field+name+": "+msg).WithCause(field+name, msg)
+	}
+	if strings.TrimSpace(in.ID) == "" {
+		return Event{}, bad("id", "id is required: a non-empty string")
+	}
+	if len(in.ID) > MaxEventIDLength {
+		return Event{}, bad("id", "id must be at most 200 bytes")
+	}
+	if in.ItemID == "" {
+		return Event{}, bad("item_id", "item_id is required")
+	}
+	if kernel.SiteOf(in.ItemID) == "" {
+		return Event{}, bad("item_id", "item_id "+quote(in.ItemID)+" cannot be decoded: a site id followed by digits, e.g. MLA1100")
+	}
+	k, err := ParseKind(in.Type)
+	if err != nil {
+		return Event{}, bad("type", "type must be question, phone_view or msgapp, got "+quote(in.Type))
+	}
+	d, err := ParseDate("date", in.Date)
+	if err != nil {
+		return Event{}, bad("date", kernel.MessageOf(err))
+	}
+	return Event{ID: in.ID, ItemID: in.ItemID, Kind: k, Date: d}, nil
+}
+
+func quote(s string) string { return `"` + s + `"` }
+
+// Result is what an ingestion did: Accepted events were counted now,
+// Duplicates had been counted before. Counted tells each event apart, in
+// input order.
+type Result struct {
+	Accepted   int    `json:"accepted"`
+	Duplicates int    `json:"duplicates"`
+	Counted    []bool `json:"-"`
+}
+
+// Unanswered is the status of a question no one has answered yet.
+const Unanswered = "UNANSWERED"
+
+// MaxQuestionText bounds a question's text, in characters.
+const MaxQuestionText = 2000
+
+// QuestionEventID is the idempotency key of the contact event a question
+// counts as, so that a question is counted once whatever retries happen.
+func QuestionEventID(id int64) string { return "question-" + strconv.FormatInt(id, 10) }
+
+// AskedQuestion is a buyer's question on an item, in its seller's inbox.
+type AskedQuestion struct {
+	ID          int64
+	ItemID      string
+	SellerID    int64
+	FromID      int64
+	Text        string
+	Status      string
+	DateCreated time.Time
+}
+
+// ErrForbidden is a caller acting on what is not theirs.
+var ErrForbidden = kernel.E(kernel.Permission, "forbidden", "forbidden")
+
+// CheckQuestionText validates a question's text and returns it trimmed.
+func CheckQuestionText(text string) (string, error) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return "", ErrBadRequest.With("text is required: the question must not be empty")
+	}
+	if n := utf8.RuneCountInString(t); n > MaxQuestionText {
+		return "", ErrBadRequest.Withf("text is %d characters long; at most %d are allowed", n, MaxQuestionText)
+	}
+	return t, nil
+}

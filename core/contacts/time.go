@@ -1,0 +1,224 @@
+package contacts
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Unit is the length of one interval of a time window.
+type Unit string
+
+const (
+	Hour Unit = "hour"
+	Day  Unit = "day"
+)
+
+// Duration is the length of one interval.
+func (u Unit) Duration() time.Duration {
+	if u == Day {
+		return 24 * time.Hour
+	}
+	return time.Hour
+}
+
+// Floor returns the start of the UTC-aligned interval containing t.
+func (u Unit) Floor(t time.Time) time.Time {
+	t = t.UTC()
+	if u == Day {
+		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+	}
+	return t.Truncate(time.Hour)
+}
+
+// Ceil returns the first interval start at or after t.
+func (u Unit) Ceil(t time.Time) time.Time {
+	f := u.Floor(t)
+	if f.Equal(t) {
+		return f
+	}
+	return f.Add(u.Duration())
+}
+
+// layouts are the ISO 8601 forms accepted, with and without an offset; a
+// form without one is UTC.
+var layouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999-0700",
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04-0700",
+	"2006-01-02T15:04",
+	"2006-01-02",
+}
+
+// ParseDate reads an ISO 8601 date-time, with or without offset (no offset
+// means UTC), or a bare date (midnight UTC). The result is in UTC.
+func ParseDate(name, raw string) (time.Time, error) {
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return time.Time{}, ErrBadRequest.Withf("%s is required: an ISO 8601 date-time such as 2026-11-20T00:00:00Z", name)
+	}
+	for _, l := range layouts {
+		if t, err := time.ParseInLocation(l, s, time.UTC); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, ErrBadRequest.Withf("%s %q is not an ISO 8601 date-time such as 2026-11-20T00:00:00Z or 2026-11-20T00:00:00-03:00", name, raw)
+}
+
+// FormatDate is how dates are answered: UTC, ISO 8601, to the second.
+func FormatDate(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// Range is a total's period: From inclusive, To exclusive, both UTC.
+type Range struct {
+	From, To time.Time
+}
+
+// ParseRange reads date_from and date_to: both required, from not after
+// to, at most MaxRange apart.
+func ParseRange(from, to string) (Range, error) {
+	f, err := ParseDate("date_from", from)
+	if err != nil {
+		return Range{}, err
+	}
+	t, err := ParseDate("date_to", to)
+	if err != nil {
+		return Range{}, err
+	}
+	if f.After(t) {
+		return Range{}, ErrBadRequest.Withf("date_from %s is after date_to %s", FormatDate(f), FormatDate(t))
+	}
+	if t.Sub(f) > MaxRange {
+		return Range{}, ErrBadRequest.Withf("date_from and date_to are %d days apart; at most %d days are allowed",
+			int(t.Sub(f).Hours()/24), int(MaxRange.Hours()/24))
+	}
+	return Range{From: f, To: t}, nil
+}
+
+// Cover splits a range into the buckets that answer it: an hour bucket
+// counts when its start lies in [From, To) (hours are the finest
+// resolution kept), and runs of 24 such hours that make a whole UTC day are
+// read as one day bucket. Every returned start is in order.
+func (r Range) Cover() (days, hours []time.Time) {
+	start, end := Hour.Ceil(r.From), Hour.Ceil(r.To)
+	for t := start; t.Before(end); {
+		if t.Equal(Day.Floor(t)) && !t.Add(24*time.Hour).After(end) {
+			days = append(days, t)
+			t = t.Add(24 * time.Hour)
+			continue
+		}
+		hours = append(hours, t)
+		t = t.Add(time.Hour)
+	}
+	return days, hours
+}
+
+// WindowSpec is a trailing time window: Last intervals of Unit, the last one
+// containing Ending.
+type WindowSpec struct {
+	Unit   Unit
+	Last   int
+	Ending time.Time
+	Desc   bool
+}
+
+// ParseWindow reads last, unit, ending and order; ending defaults to now.
+func ParseWindow(last, unit, ending, order string, now time.Time) (WindowSpec, error) {
+	var w WindowSpec
+	switch unit {
+	case string(Hour), string(Day):
+		w.Unit = Unit(unit)
+	case "":
+		return w, ErrBadRequest.With("unit is required: hour or day")
+	default:
+		return w, ErrBadRequest.Withf("unit must be hour or day, got %q", unit)
+	}
+	if last == "" {
+		return w, ErrBadRequest.With("last is required: a positive integer")
+	}
+	n, err := strconv.Atoi(last)
+	if err != nil || n <= 0 {
+		return w, ErrBadRequest.Withf("last must be a positive integer, got %q", last)
+	}
+	max := MaxLastHours
+	if w.Unit == Day {
+		max = MaxLastDays
+	}
+	if n > max {
+		return w, ErrBadRequest.Withf("last must be at most %d when unit is %s, got %d", max, w.Unit, n)
+	}
+	w.Last = n
+	w.Ending = now.UTC()
+	if ending != "" {
+		if w.Ending, err = ParseDate("ending", ending); err != nil {
+			return w, err
+		}
+	}
+	switch order {
+	case "", "asc":
+	case "desc":
+		w.Desc = true
+	default:
+		return w, ErrBadRequest.Withf("order must be asc or desc, got %q", order)
+	}
+	return w, nil
+}
+
+// Bounds returns the window's start (inclusive) and end (exclusive).
+func (w WindowSpec) Bounds() (from, to time.Time) {
+	last := w.Unit.Floor(w.Ending)
+	return last.Add(-time.Duration(w.Last-1) * w.Unit.Duration()), last.Add(w.Unit.Duration())
+}
+
+// Starts returns the start of every interval, oldest first.
+func (w WindowSpec) Starts() []time.Time {
+	from, _ := w.Bounds()
+	out := make([]time.Time, w.Last)
+	for i := range out {
+		out[i] = from.Add(time.Duration(i) * w.Unit.Duration())
+	}
+	return out
+}
+
+// Bucket is the count of one interval.
+type Bucket struct {
+	Start time.Time
+	Total int64
+}
+
+// Window is a time-window result of one subject.
+type Window struct {
+	Subject  Subject
+	Kind     Kind
+	Unit     Unit
+	Last     int
+	From, To time.Time
+	Results  []Bucket
+	Total    int64
+}
+
+// NewWindow builds the result of spec w from the counts of its intervals,
+// oldest first; results come out in the order the spec asked for.
+func NewWindow(s Subject, k Kind, w WindowSpec, counts []int64) Window {
+	from, to := w.Bounds()
+	out := Window{Subject: s, Kind: k, Unit: w.Unit, Last: w.Last, From: from, To: to, Results: make([]Bucket, len(counts))}
+	for i, c := range counts {
+		out.Results[i] = Bucket{Start: from.Add(time.Duration(i) * w.Unit.Duration()), Total: c}
+		out.Total += c
+	}
+	if w.Desc {
+		for i, j := 0, len(out.Results)-1; i < j; i, j = i+1, j-1 {
+			out.Results[i], out.Results[j] = out.Results[j], out.Results[i]
+		}
+	}
+	return out
+}
+
+// Total is a count between two dates.
+type Total struct {
+	Subject Subject
+	Kind    Kind
+	Range   Range
+	Total   int64
+}

@@ -1,0 +1,164 @@
+// Package contactsporttest holds in-memory fakes of the contacts ports for
+// use-case tests, and the contract suite every Counters adapter must pass.
+package contactsporttest
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/feria/feria/core/contacts"
+	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/ports/contactsport"
+)
+
+type bucketKey struct {
+	kind  contacts.Kind
+	sub   contacts.Subject
+	unit  contacts.Unit
+	start time.Time
+}
+
+// Counters is an in-memory contactsport.Counters.
+type Counters struct {
+	mu      sync.Mutex
+	events  map[string]contacts.Event
+	buckets map[bucketKey]int64
+	// Err, when set, is returned by every call (a Redis that is down).
+	Err error
+}
+
+var _ contactsport.Counters = (*Counters)(nil)
+
+// NewCounters returns empty counters.
+func NewCounters() *Counters {
+	return &Counters{events: map[string]contacts.Event{}, buckets: map[bucketKey]int64{}}
+}
+
+// Add counts new events.
+func (c *Counters) Add(_ context.Context, events []contacts.Event) (contacts.Result, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.Err != nil {
+		return contacts.Result{}, c.Err
+	}
+	r := contacts.Result{Counted: make([]bool, len(events))}
+	for i, e := range events {
+		if _, ok := c.events[e.ID]; ok {
+			r.Duplicates++
+			continue
+		}
+		c.events[e.ID] = contacts.Event{ID: e.ID, ItemID: e.ItemID, Kind: e.Kind, Date: e.Date.UTC()}
+		for _, sub := range []contacts.Subject{contacts.ItemSubject(e.ItemID), contacts.UserSubject(e.SellerID)} {
+			for _, u := range []contacts.Unit{contacts.Hour, contacts.Day} {
+				c.buckets[bucketKey{e.Kind, sub, u, u.Floor(e.Date)}]++
+			}
+		}
+		r.Accepted++
+		r.Counted[i] = true
+	}
+	return r, nil
+}
+
+// Read returns bucket counts.
+func (c *Counters) Read(_ context.Context, series []contactsport.Series) ([][]int64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.Err != nil {
+		return nil, c.Err
+	}
+	out := make([][]int64, len(series))
+	for i, s := range series {
+		out[i] = make([]int64, len(s.Starts))
+		for j, t := range s.Starts {
+			out[i][j] = c.buckets[bucketKey{s.Kind, s.Subject, s.Unit, t.UTC()}]
+		}
+	}
+	return out, nil
+}
+
+// Event returns a counted event.
+func (c *Counters) Event(_ context.Context, id string) (contacts.Event, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.Err != nil {
+		return contacts.Event{}, c.Err
+	}
+	e, ok := c.events[id]
+	if !ok {
+		return e, contactsport.ErrNotFound
+	}
+	return e, nil
+}
+
+// Reset forgets everything.
+func (c *Counters) Reset(context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.events = map[string]contacts.Event{}
+	c.buckets = map[bucketKey]int64{}
+	return c.Err
+}
+
+// Owners is an in-memory contactsport.ItemOwners.
+type Owners struct {
+	Items map[string]int64
+	Users map[int64]bool
+}
+
+var _ contactsport.ItemOwners = (*Owners)(nil)
+
+// Sellers returns the seller of every known item.
+func (o *Owners) Sellers(_ context.Context, ids []string) (map[string]int64, error) {
+	out := map[string]int64{}
+	for _, id := range ids {
+		if s, ok := o.Items[id]; ok {
+			out[id] = s
+		}
+	}
+	return out, nil
+}
+
+// UserExists reports whether the user is known.
+func (o *Owners) UserExists(_ context.Context, id int64) (bool, error) { return o.Users[id], nil }
+
+// Questions is an in-memory contactsport.Questions.
+type Questions struct {
+	mu   sync.Mutex
+	all  []contacts.AskedQuestion
+	next int64
+}
+
+var _ contactsport.Questions = (*Questions)(nil)
+
+// Add stores a question.
+func (q *Questions) Add(_ context.Context, in contacts.AskedQuestion) (contacts.AskedQuestion, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.next++
+	in.ID = q.next
+	q.all = append(q.all, in)
+	return in, nil
+}
+
+// ByItem pages an item's questions, newest first.
+func (q *Questions) ByItem(_ context.Context, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var mine []contacts.AskedQuestion
+	for _, x := range q.all {
+		if x.ItemID == itemID {
+			mine = append(mine, x)
+		}
+	}
+	sort.SliceStable(mine, func(i, j int) bool { return mine[i].ID > mine[j].ID })
+	return paging.Slice(mine, p), len(mine), nil
+}
+
+// Tx runs fn directly: the fakes have no transactions. A failing fn leaves
+// what it wrote, so use-case tests check ordering, not rollback.
+type Tx struct{}
+
+// RunInTx calls fn.
+func (Tx) RunInTx(ctx context.Context, fn func(ctx context.Context) error) error { return fn(ctx) }

@@ -1,0 +1,205 @@
+package contactsporttest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/feria/feria/core/contacts"
+	"github.com/feria/feria/ports/contactsport"
+)
+
+func at(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t.UTC()
+}
+
+func ev(id, item string, seller int64, k contacts.Kind, date string) contacts.Event {
+	return contacts.Event{ID: id, ItemID: item, SellerID: seller, Kind: k, Date: at(date)}
+}
+
+func read(t *testing.T, c contactsport.Counters, s ...contactsport.Series) [][]int64 {
+	t.Helper()
+	got, err := c.Read(context.Background(), s)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	return got
+}
+
+func hours(from string, n int) []time.Time {
+	out := make([]time.Time, n)
+	for i := range out {
+		out[i] = at(from).Add(time.Duration(i) * time.Hour)
+	}
+	return out
+}
+
+func days(from string, n int) []time.Time {
+	out := make([]time.Time, n)
+	for i := range out {
+		out[i] = at(from).AddDate(0, 0, i)
+	}
+	return out
+}
+
+// TestCounters is the contract every contactsport.Counters must meet.
+// newCounters returns empty counters of the test's own.
+func TestCounters(t *testing.T, newCounters func(t *testing.T) contactsport.Counters) {
+	ctx := context.Background()
+	item, user := contacts.ItemSubject("MLA1"), contacts.UserSubject(7)
+
+	t.Run("hour and day buckets across a day boundary", func(t *testing.T) {
+		c := newCounters(t)
+		r, err := c.Add(ctx, []contacts.Event{
+			ev("a", "MLA1", 7, contacts.Question, "2026-11-19T23:10:00Z"),
+			ev("b", "MLA1", 7, contacts.Question, "2026-11-19T23:59:59Z"),
+			ev("c", "MLA1", 7, contacts.Question, "2026-11-20T00:00:00Z"),
+			ev("d", "MLA1", 7, contacts.Question, "2026-11-20T01:30:00Z"),
+		})
+		if err != nil || r.Accepted != 4 || r.Duplicates != 0 {
+			t.Fatalf("Add = %+v, %v; want 4 accepted", r, err)
+		}
+		got := read(t, c,
+			contactsport.Series{Kind: contacts.Question, Subject: item, Unit: contacts.Hour, Starts: hours("2026-11-19T22:00:00Z", 4)},
+			contactsport.Series{Kind: contacts.Question, Subject: item, Unit: contacts.Day, Starts: days("2026-11-19T00:00:00Z", 2)},
+			contactsport.Series{Kind: contacts.Question, Subject: user, Unit: contacts.Day, Starts: days("2026-11-19T00:00:00Z", 2)},
+		)
+		want := [][]int64{{0, 2, 1, 1}, {2, 2}, {2, 2}}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("Read = %v, want %v", got, want)
+		}
+	})
+
+	t.Run("an event id is counted once, within and across batches", func(t *testing.T) {
+		c := newCounters(t)
+		e := ev("dup", "MLA1", 7, contacts.PhoneView, "2026-11-20T10:16:00Z")
+		r, err := c.Add(ctx, []contacts.Event{e, e})
+		if err != nil || r.Accepted != 1 || r.Duplicates != 1 || !reflect.DeepEqual(r.Counted, []bool{true, false}) {
+			t.Fatalf("first Add = %+v, %v", r, err)
+		}
+		for i := 0; i < 3; i++ {
+			r, err = c.Add(ctx, []contacts.Event{e})
+			if err != nil || r.Accepted != 0 || r.Duplicates != 1 {
+				t.Fatalf("retry Add = %+v, %v", r, err)
+			}
+		}
+		got := read(t, c, contactsport.Series{Kind: contacts.PhoneView, Subject: item, Unit: contacts.Hour, Starts: hours("2026-11-20T10:00:00Z", 1)})
+		if got[0][0] != 1 {
+			t.Fatalf("count = %d, want 1", got[0][0])
+		}
+	})
+
+	t.Run("kinds and subjects are kept apart; a seller sums its items", func(t *testing.T) {
+		c := newCounters(t)
+		_, err := c.Add(ctx, []contacts.Event{
+			ev("1", "MLA1", 7, contacts.MsgApp, "2026-11-20T10:00:00Z"),
+			ev("2", "MLA2", 7, contacts.MsgApp, "2026-11-20T10:05:00Z"),
+			ev("3", "MLA2", 7, contacts.MsgApp, "2026-11-20T10:06:00Z"),
+			ev("4", "MLA3", 8, contacts.MsgApp, "2026-11-20T10:06:00Z"),
+			ev("5", "MLA1", 7, contacts.Question, "2026-11-20T10:06:00Z"),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := days("2026-11-20T00:00:00Z", 1)
+		s := func(k contacts.Kind, sub contacts.Subject) contactsport.Series {
+			return contactsport.Series{Kind: k, Subject: sub, Unit: contacts.Day, Starts: d}
+		}
+		got := read(t, c, s(contacts.MsgApp, item), s(contacts.MsgApp, contacts.ItemSubject("MLA2")),
+			s(contacts.MsgApp, user), s(contacts.MsgApp, contacts.UserSubject(8)), s(contacts.Question, user),
+			s(contacts.PhoneView, user))
+		want := [][]int64{{1}, {2}, {3}, {1}, {1}, {0}}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("Read = %v, want %v", got, want)
+		}
+	})
+
+	t.Run("many series and buckets in one read; empty series", func(t *testing.T) {
+		c := newCounters(t)
+		var batch []contacts.Event
+		for i := 0; i < 60; i++ {
+			batch = append(batch, ev(fmt.Sprint("m", i), fmt.Sprint("MLA", 100+i%5), 9, contacts.PhoneView,
+				at("2026-10-01T12:00:00Z").AddDate(0, 0, i).Format(time.RFC3339)))
+		}
+		if _, err := c.Add(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+		var series []contactsport.Series
+		for i := 0; i < 5; i++ {
+			series = append(series, contactsport.Series{Kind: contacts.PhoneView, Subject: contacts.ItemSubject(fmt.Sprint("MLA", 100+i)),
+				Unit: contacts.Day, Starts: days("2026-10-01T00:00:00Z", 60)})
+		}
+		series = append(series, contactsport.Series{Kind: contacts.PhoneView, Subject: contacts.UserSubject(9), Unit: contacts.Day},
+			contactsport.Series{Kind: contacts.PhoneView, Subject: contacts.UserSubject(9), Unit: contacts.Day, Starts: days("2026-10-01T00:00:00Z", 60)})
+		got := read(t, c, series...)
+		for i := 0; i < 5; i++ {
+			for j, n := range got[i] {
+				want := int64(0)
+				if j%5 == i {
+					want = 1
+				}
+				if n != want {
+					t.Fatalf("series %d day %d = %d, want %d", i, j, n, want)
+				}
+			}
+		}
+		if len(got[5]) != 0 {
+			t.Fatalf("empty series = %v", got[5])
+		}
+		for j, n := range got[6] {
+			if n != 1 {
+				t.Fatalf("seller day %d = %d, want 1", j, n)
+			}
+		}
+	})
+
+	t.Run("a counted event is stored; an unknown one is not found", func(t *testing.T) {
+		c := newCounters(t)
+		e := ev("evt-1", "MLA1", 7, contacts.PhoneView, "2026-11-20T13:16:00Z")
+		if _, err := c.Add(ctx, []contacts.Event{e}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Event(ctx, "evt-1")
+		want := e
+		want.SellerID = 0
+		if err != nil || got.ID != want.ID || got.ItemID != want.ItemID || got.Kind != want.Kind || !got.Date.Equal(want.Date) {
+			t.Fatalf("Event = %+v, %v; want %+v", got, err, want)
+		}
+		if _, err := c.Event(ctx, "nope"); !errors.Is(err, contactsport.ErrNotFound) {
+			t.Fatalf("Event(nope) err = %v, want ErrNotFound", err)
+		}
+	})
+
+	t.Run("reset forgets counts and event ids", func(t *testing.T) {
+		c := newCounters(t)
+		e := ev("r", "MLA1", 7, contacts.Question, "2026-11-20T10:00:00Z")
+		if _, err := c.Add(ctx, []contacts.Event{e}); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		s := contactsport.Series{Kind: contacts.Question, Subject: item, Unit: contacts.Hour, Starts: hours("2026-11-20T10:00:00Z", 1)}
+		if got := read(t, c, s); got[0][0] != 0 {
+			t.Fatalf("after reset = %d", got[0][0])
+		}
+		if r, err := c.Add(ctx, []contacts.Event{e}); err != nil || r.Accepted != 1 {
+			t.Fatalf("re-add after reset = %+v, %v", r, err)
+		}
+	})
+
+	t.Run("an empty batch counts nothing", func(t *testing.T) {
+		c := newCounters(t)
+		r, err := c.Add(ctx, nil)
+		if err != nil || r.Accepted != 0 || r.Duplicates != 0 {
+			t.Fatalf("Add(nil) = %+v, %v", r, err)
+		}
+	})
+}

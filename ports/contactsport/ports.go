@@ -1,0 +1,105 @@
+// Package contactsport declares the ports of the contact statistics module:
+// the Service HTTP and the sandbox call, and what its use cases need
+// (Counters in Redis, ItemOwners and Questions in the database, Tx).
+package contactsport
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/feria/feria/core/contacts"
+	"github.com/feria/feria/core/paging"
+)
+
+// TotalQuery asks for a count between two dates; every field is raw.
+type TotalQuery struct {
+	Kind     contacts.Kind
+	DateFrom string
+	DateTo   string
+}
+
+// WindowQuery asks for a trailing time window; every field is raw.
+type WindowQuery struct {
+	Kind   contacts.Kind
+	Last   string
+	Unit   string
+	Ending string
+	Order  string
+}
+
+// Service is the contact statistics module as its callers see it. Ids are
+// raw path or query values: the service decodes them.
+type Service interface {
+	ItemTotal(ctx context.Context, itemID string, q TotalQuery) (contacts.Total, error)
+	UserTotal(ctx context.Context, userID string, q TotalQuery) (contacts.Total, error)
+	// ItemWindows answers one window per item, in the order given.
+	ItemWindows(ctx context.Context, itemIDs []string, q WindowQuery) ([]contacts.Window, error)
+	UserWindow(ctx context.Context, userID string, q WindowQuery) (contacts.Window, error)
+
+	// Ingest counts a batch of events: all or none (an unknown item or a
+	// bad field refuses the whole batch); an event id already counted is a
+	// duplicate.
+	Ingest(ctx context.Context, events []contacts.EventInput) (contacts.Result, error)
+	// Prepare validates one event and resolves its seller without counting
+	// it; Count counts prepared events.
+	Prepare(ctx context.Context, in contacts.EventInput) (contacts.Event, error)
+	Count(ctx context.Context, events []contacts.Event) (contacts.Result, error)
+	// StoredEvent returns a counted event by id.
+	StoredEvent(ctx context.Context, id string) (contacts.Event, error)
+
+	// Ask stores the caller's question on an item and counts it.
+	Ask(ctx context.Context, itemID, text string) (contacts.AskedQuestion, error)
+	// Questions lists an item's questions for its seller, newest first.
+	Questions(ctx context.Context, itemID string, p paging.Request) ([]contacts.AskedQuestion, paging.Page, error)
+
+	// Reset forgets every counter.
+	Reset(ctx context.Context) error
+}
+
+// Series asks for the counts of some buckets of one subject.
+type Series struct {
+	Kind    contacts.Kind
+	Subject contacts.Subject
+	Unit    contacts.Unit
+	Starts  []time.Time
+}
+
+// Counters is the read model of contact counts (Redis).
+type Counters interface {
+	// Add counts events not counted before, in one round trip; an id seen
+	// before is a duplicate. Each event must carry its SellerID.
+	Add(ctx context.Context, events []contacts.Event) (contacts.Result, error)
+	// Read returns, for each series, the count of each bucket, in one round
+	// trip whatever the number of series and buckets.
+	Read(ctx context.Context, series []Series) ([][]int64, error)
+	// Event returns a counted event (without SellerID) or ErrNotFound.
+	Event(ctx context.Context, id string) (contacts.Event, error)
+	// Reset deletes every key of these counters and nothing else.
+	Reset(ctx context.Context) error
+}
+
+// ItemOwners answers who sells an item and whether a user exists.
+type ItemOwners interface {
+	// Sellers returns the seller of each known item; unknown ids are
+	// absent from the map.
+	Sellers(ctx context.Context, itemIDs []string) (map[string]int64, error)
+	UserExists(ctx context.Context, userID int64) (bool, error)
+}
+
+// Questions stores buyers' questions.
+type Questions interface {
+	// Add stores q, assigning its ID.
+	Add(ctx context.Context, q contacts.AskedQuestion) (contacts.AskedQuestion, error)
+	// ByItem returns a page of an item's questions, newest first, and their
+	// total.
+	ByItem(ctx context.Context, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error)
+}
+
+// Tx runs a unit of work in one database transaction.
+type Tx interface {
+	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
+}
+
+// ErrNotFound is returned by adapters for a missing record.
+var ErrNotFound = errors.New("contacts: not found")
