@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# bench.sh is `make bench`: every Go benchmark of feria against the real
+# local services, then redis-benchmark on the same Redis in the same run, so
+# that feria's numbers can be read beside what the machine's Redis does alone.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out="${BENCH_OUT:-/tmp/feria-bench.txt}"
+
+echo "== Go benchmarks (go test -bench, real PostgreSQL/Redis/MinIO) =="
+pkgs=$(grep -rl --include='*_test.go' '^func Benchmark' . | xargs -r -n1 dirname | sort -u)
+if [ -z "$pkgs" ]; then
+	echo "no benchmarks found" >&2
+	exit 1
+fi
+# shellcheck disable=SC2086
+go test -run '^$' -bench . -benchmem -benchtime "${BENCHTIME:-1x}" -count 1 -timeout 30m $pkgs | tee "$out"
+
+for script in deploy/scripts/bench-*.sh; do
+	[ -f "$script" ] || continue
+	echo
+	echo "== $script =="
+	bash "$script"
+done
+
+echo
+echo "== redis-benchmark on 127.0.0.1:6379 (same run, for reference) =="
+redis-benchmark -h 127.0.0.1 -p 6379 -q -n 100000 -t set,get,incr,lpush,hset
