@@ -13,7 +13,7 @@ if [ -z "$pkgs" ]; then
 	exit 1
 fi
 # shellcheck disable=SC2086
-go test -run '^$' -bench . -benchmem -benchtime "${BENCHTIME:-1x}" -count 1 -timeout 30m $pkgs | tee "$out"
+go test -run '^$' -bench . -benchmem -benchtime "${BENCHTIME:-1s}" -count 1 -timeout 30m $pkgs | tee "$out"
 
 for script in deploy/scripts/bench-*.sh; do
 	[ -f "$script" ] || continue
