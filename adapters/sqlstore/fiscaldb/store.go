@@ -1,0 +1,280 @@
+// Package fiscaldb stores fiscal documents, after-sale messages and
+// notification feeds through bun, and reads packs from the world's orders.
+package fiscaldb
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/feria/feria/adapters/sqlstore"
+	"github.com/feria/feria/core/fiscal"
+	"github.com/feria/feria/core/messaging"
+	"github.com/feria/feria/core/notify"
+	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/ports/fiscalport"
+	"github.com/feria/feria/ports/messagingport"
+	"github.com/feria/feria/ports/notifyport"
+)
+
+// Store implements the storage ports of the fiscal module.
+type Store struct{ db bun.IDB }
+
+// Messages implements messagingport.Messages.
+type Messages struct{ db bun.IDB }
+
+// Notifications implements notifyport.Notifications.
+type Notifications struct{ db bun.IDB }
+
+var (
+	_ fiscalport.Documents     = (*Store)(nil)
+	_ fiscalport.Packs         = (*Store)(nil)
+	_ messagingport.Messages   = (*Messages)(nil)
+	_ notifyport.Notifications = (*Notifications)(nil)
+)
+
+// New returns a store on db.
+func New(db bun.IDB) *Store { return &Store{db: db} }
+
+// NewMessages returns the message store on db.
+func NewMessages(db bun.IDB) *Messages { return &Messages{db: db} }
+
+// NewNotifications returns the notification store on db.
+func NewNotifications(db bun.IDB) *Notifications { return &Notifications{db: db} }
+
+type docRow struct {
+	bun.BaseModel `bun:"table:fiscal_documents"`
+
+	ID          string    `bun:"id,pk"`
+	PackID      int64     `bun:"pack_id"`
+	SellerID    int64     `bun:"seller_id"`
+	FileType    string    `bun:"file_type"`
+	Filename    string    `bun:"filename"`
+	ContentType string    `bun:"content_type"`
+	Size        int64     `bun:"size"`
+	BlobKey     string    `bun:"blob_key"`
+	DateCreated time.Time `bun:"date_created"`
+}
+
+func (r docRow) doc() fiscal.Document {
+	return fiscal.Document{ID: r.ID, PackID: r.PackID, SellerID: r.SellerID, FileType: fiscal.FileType(r.FileType),
+		Filename: r.Filename, ContentType: r.ContentType, Size: r.Size, Key: r.BlobKey, DateCreated: r.DateCreated.UTC()}
+}
+
+type packRow struct {
+	bun.BaseModel `bun:"table:fiscal_packs"`
+
+	PackID      int64     `bun:"pack_id,pk"`
+	FirstUpload time.Time `bun:"first_upload"`
+}
+
+// ByPack returns the pack's documents, oldest first.
+func (s *Store) ByPack(ctx context.Context, packID int64) ([]fiscal.Document, error) {
+	var rows []docRow
+	if err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("pack_id = ?", packID).
+		OrderExpr("date_created, file_type").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("fiscaldb: documents of pack %d: %w", packID, err)
+	}
+	out := make([]fiscal.Document, len(rows))
+	for i, r := range rows {
+		out[i] = r.doc()
+	}
+	return out, nil
+}
+
+// Add inserts documents; the unique (pack_id, file_type) index refuses a
+// second document of a type, whatever the race.
+func (s *Store) Add(ctx context.Context, docs []fiscal.Document) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	rows := make([]docRow, len(docs))
+	for i, d := range docs {
+		rows[i] = docRow{ID: d.ID, PackID: d.PackID, SellerID: d.SellerID, FileType: string(d.FileType), Filename: d.Filename,
+			ContentType: d.ContentType, Size: d.Size, BlobKey: d.Key, DateCreated: d.DateCreated}
+	}
+	db := sqlstore.IDB(ctx, s.db)
+	if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		if sqlstore.IsUniqueViolation(err) {
+			return fmt.Errorf("fiscaldb: add documents: %w", fiscalport.ErrConflict.Wrap(err))
+		}
+		return fmt.Errorf("fiscaldb: add documents: %w", err)
+	}
+	mark := packRow{PackID: docs[0].PackID, FirstUpload: docs[0].DateCreated}
+	if _, err := db.NewInsert().Model(&mark).On("CONFLICT (pack_id) DO NOTHING").Exec(ctx); err != nil {
+		return fmt.Errorf("fiscaldb: mark pack: %w", err)
+	}
+	return nil
+}
+
+// DeleteBySeller removes the seller's documents of the pack.
+func (s *Store) DeleteBySeller(ctx context.Context, packID, sellerID int64) ([]fiscal.Document, error) {
+	var rows []docRow
+	db := sqlstore.IDB(ctx, s.db)
+	if err := db.NewSelect().Model(&rows).Where("pack_id = ? AND seller_id = ?", packID, sellerID).
+		OrderExpr("date_created, file_type").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("fiscaldb: delete documents: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(rows))
+	out := make([]fiscal.Document, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+		out[i] = r.doc()
+	}
+	if _, err := db.NewDelete().Model((*docRow)(nil)).Where("id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
+		return nil, fmt.Errorf("fiscaldb: delete documents: %w", err)
+	}
+	return out, nil
+}
+
+// EverHad reports whether the pack ever held a document.
+func (s *Store) EverHad(ctx context.Context, packID int64) (bool, error) {
+	n, err := sqlstore.IDB(ctx, s.db).NewSelect().Model((*packRow)(nil)).Where("pack_id = ?", packID).Count(ctx)
+	if err != nil {
+		return false, fmt.Errorf("fiscaldb: pack marker: %w", err)
+	}
+	return n > 0, nil
+}
+
+type orderRow struct {
+	bun.BaseModel `bun:"table:orders"`
+
+	ID       int64  `bun:"id"`
+	SiteID   string `bun:"site_id"`
+	SellerID int64  `bun:"seller_id"`
+	BuyerID  int64  `bun:"buyer_id"`
+	Shipping string `bun:"shipping"`
+}
+
+// Pack reads the pack from its orders (the first by id speaks for the pack:
+// a pack's orders share site, seller, buyer and shipment).
+func (s *Store) Pack(ctx context.Context, id int64) (fiscal.Pack, error) {
+	var rows []orderRow
+	if err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Column("id", "site_id", "seller_id", "buyer_id", "shipping").
+		Where("pack = ?", id).OrderExpr("id").Limit(1).Scan(ctx); err != nil {
+		return fiscal.Pack{}, fmt.Errorf("fiscaldb: pack %d: %w", id, err)
+	}
+	if len(rows) == 0 {
+		return fiscal.Pack{}, fmt.Errorf("fiscaldb: pack %d: %w", id, fiscalport.ErrPackNotFound)
+	}
+	r := rows[0]
+	var ship struct {
+		LogisticType string `json:"logistic_type"`
+	}
+	if r.Shipping != "" {
+		if err := json.Unmarshal([]byte(r.Shipping), &ship); err != nil {
+			return fiscal.Pack{}, fmt.Errorf("fiscaldb: pack %d shipping: %w", id, err)
+		}
+	}
+	return fiscal.Pack{ID: id, SiteID: r.SiteID, SellerID: r.SellerID, BuyerID: r.BuyerID, LogisticType: ship.LogisticType}, nil
+}
+
+type messageRow struct {
+	bun.BaseModel `bun:"table:messages"`
+
+	ID          string    `bun:"id,pk"`
+	PackID      int64     `bun:"pack_id"`
+	FromUserID  int64     `bun:"from_user_id"`
+	ToUserID    int64     `bun:"to_user_id"`
+	Kind        string    `bun:"kind"`
+	Text        string    `bun:"text"`
+	DateCreated time.Time `bun:"date_created"`
+}
+
+// Add stores a message.
+func (s *Messages) Add(ctx context.Context, m messaging.Message) error {
+	r := messageRow{ID: m.ID, PackID: m.PackID, FromUserID: m.FromUserID, ToUserID: m.ToUserID, Kind: m.Kind, Text: m.Text, DateCreated: m.DateCreated}
+	if _, err := sqlstore.IDB(ctx, s.db).NewInsert().Model(&r).Exec(ctx); err != nil {
+		return fmt.Errorf("fiscaldb: add message: %w", err)
+	}
+	return nil
+}
+
+// ByPack returns a page of a pack's messages, oldest first.
+func (s *Messages) ByPack(ctx context.Context, packID int64, page paging.Request) ([]messaging.Message, int, error) {
+	var rows []messageRow
+	q := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("pack_id = ?", packID).OrderExpr("date_created, id")
+	total, err := q.Limit(int64(page.Limit)).Offset(int64(page.Offset)).ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("fiscaldb: messages of pack %d: %w", packID, err)
+	}
+	out := make([]messaging.Message, len(rows))
+	for i, r := range rows {
+		out[i] = messaging.Message{ID: r.ID, PackID: r.PackID, FromUserID: r.FromUserID, ToUserID: r.ToUserID,
+			Kind: r.Kind, Text: r.Text, DateCreated: r.DateCreated.UTC()}
+	}
+	return out, int(total), nil
+}
+
+type notificationRow struct {
+	bun.BaseModel `bun:"table:notifications"`
+
+	ID          string     `bun:"id,pk"`
+	UserID      int64      `bun:"user_id"`
+	Kind        string     `bun:"kind"`
+	PackID      int64      `bun:"pack_id"`
+	Title       string     `bun:"title"`
+	Text        string     `bun:"text"`
+	DateCreated time.Time  `bun:"date_created"`
+	MailedAt    *time.Time `bun:"mailed_at"`
+}
+
+func (r notificationRow) notification() notify.Notification {
+	n := notify.Notification{ID: r.ID, UserID: r.UserID, Kind: r.Kind, PackID: r.PackID, Title: r.Title, Text: r.Text,
+		DateCreated: r.DateCreated.UTC()}
+	if r.MailedAt != nil {
+		t := r.MailedAt.UTC()
+		n.MailedAt = &t
+	}
+	return n
+}
+
+// Add stores n unless its id is stored; either way it returns the stored one.
+func (s *Notifications) Add(ctx context.Context, n notify.Notification) (notify.Notification, bool, error) {
+	r := notificationRow{ID: n.ID, UserID: n.UserID, Kind: n.Kind, PackID: n.PackID, Title: n.Title, Text: n.Text,
+		DateCreated: n.DateCreated, MailedAt: n.MailedAt}
+	db := sqlstore.IDB(ctx, s.db)
+	res, err := db.NewInsert().Model(&r).On("CONFLICT (id) DO NOTHING").Exec(ctx)
+	if err != nil {
+		return n, false, fmt.Errorf("fiscaldb: add notification: %w", err)
+	}
+	affected, err := res.RowsAffected()
+	if err != nil {
+		return n, false, fmt.Errorf("fiscaldb: add notification: %w", err)
+	}
+	var stored notificationRow
+	if err := db.NewSelect().Model(&stored).Where("id = ?", n.ID).Scan(ctx); err != nil {
+		return n, false, fmt.Errorf("fiscaldb: read notification: %w", err)
+	}
+	return stored.notification(), affected == 1, nil
+}
+
+// MarkMailed records the e-mail of a notification as sent.
+func (s *Notifications) MarkMailed(ctx context.Context, id string, at time.Time) error {
+	if _, err := sqlstore.IDB(ctx, s.db).NewUpdate().Model((*notificationRow)(nil)).Set("mailed_at = ?", at).
+		Where("id = ?", id).Exec(ctx); err != nil {
+		return fmt.Errorf("fiscaldb: mark mailed: %w", err)
+	}
+	return nil
+}
+
+// ByUser returns one page of a user's feed, newest first.
+func (s *Notifications) ByUser(ctx context.Context, userID int64, page paging.Request) ([]notify.Notification, int, error) {
+	var rows []notificationRow
+	total, err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("user_id = ?", userID).
+		OrderExpr("date_created DESC, id DESC").Limit(int64(page.Limit)).Offset(int64(page.Offset)).ScanAndCount(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("fiscaldb: notifications of user %d: %w", userID, err)
+	}
+	out := make([]notify.Notification, len(rows))
+	for i, r := range rows {
+		out[i] = r.notification()
+	}
+	return out, int(total), nil
+}

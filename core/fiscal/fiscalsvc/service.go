@@ -1,0 +1,371 @@
+// Package fiscalsvc holds the use cases of fiscal documents: upload, list,
+// download, delete, the billing-data request to the buyer, and the job that
+// tells the buyer (feed and e-mail).
+package fiscalsvc
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/feria/feria/core/fiscal"
+	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/messaging"
+	"github.com/feria/feria/core/notify"
+	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/ports/accountport"
+	"github.com/feria/feria/ports/blobport"
+	"github.com/feria/feria/ports/fiscalport"
+	"github.com/feria/feria/ports/messagingport"
+	"github.com/feria/feria/ports/notifyport"
+	"github.com/feria/feria/ports/outboxport"
+)
+
+// Deps are the ports the use cases use.
+type Deps struct {
+	Documents     fiscalport.Documents
+	Packs         fiscalport.Packs
+	Files         blobport.Store
+	Messages      messagingport.Messages
+	Notifications notifyport.Notifications
+	Mailer        notifyport.Mailer
+	Outbox        outboxport.Outbox
+	Accounts      accountport.Service
+	Tx            fiscalport.Tx
+	Clock         kernel.Clock
+	// Kick, when set, is called after a commit that wrote outbox messages,
+	// so that they are relayed now rather than at the relay's next tick.
+	Kick func()
+}
+
+// Service implements fiscalport.Service and fiscalport.Jobs.
+type Service struct{ d Deps }
+
+var (
+	_ fiscalport.Service = (*Service)(nil)
+	_ fiscalport.Jobs    = (*Service)(nil)
+)
+
+// New returns the service.
+func New(d Deps) *Service {
+	if d.Kick == nil {
+		d.Kick = func() {}
+	}
+	return &Service{d: d}
+}
+
+// pack resolves the path's pack id and checks the caller's access.
+func (s *Service) pack(ctx context.Context, raw string, act fiscal.Action) (fiscal.Pack, kernel.Caller, fiscal.Role, error) {
+	caller, ok := kernel.CallerFrom(ctx)
+	if !ok {
+		return fiscal.Pack{}, caller, 0, fiscal.ErrTokenMissing
+	}
+	id, err := fiscal.ParsePackID(raw)
+	if err != nil {
+		return fiscal.Pack{}, caller, 0, err
+	}
+	// The API is closed to Brazilian callers whatever the pack.
+	if fiscal.UnavailableSites[caller.SiteID] {
+		return fiscal.Pack{}, caller, 0, fiscal.ErrSiteUnavailable
+	}
+	p, err := s.d.Packs.Pack(ctx, id)
+	if errors.Is(err, fiscalport.ErrPackNotFound) {
+		return p, caller, 0, fiscal.ErrNotAPack.Withf("pack %d does not exist: no order is part of it", id).WithCause("pack_id", "order not part of a pack")
+	}
+	if err != nil {
+		return p, caller, 0, err
+	}
+	role, err := fiscal.CheckAccess(p, caller, act)
+	return p, caller, role, err
+}
+
+// Upload applies the rules, stores the files, then records them with the
+// buyer's notice in one transaction. A document row exists only once its
+// file is stored; a failed store leaves no row.
+func (s *Service) Upload(ctx context.Context, packID string, files []fiscal.File) ([]string, error) {
+	p, caller, _, err := s.pack(ctx, packID, fiscal.ActUpload)
+	if err != nil {
+		return nil, err
+	}
+	existing, err := s.d.Documents.ByPack(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	checked, err := fiscal.CheckUpload(existing, files)
+	if err != nil {
+		return nil, err
+	}
+	now := s.d.Clock.Now()
+	docs := make([]fiscal.Document, 0, len(checked))
+	cleanup := func() {
+		// Best effort, detached from a possibly cancelled request: a file
+		// left behind is invisible (no row names it) and only costs space.
+		for _, d := range docs {
+			_ = s.d.Files.Delete(context.WithoutCancel(ctx), d.Key)
+		}
+	}
+	for _, c := range checked {
+		id := newUUID()
+		d := fiscal.Document{ID: id, PackID: p.ID, SellerID: caller.UserID, FileType: c.Type,
+			Filename: c.Name, ContentType: c.Type.ContentType(), Size: int64(len(c.Data)),
+			Key: "fiscal/" + strconv.FormatInt(p.ID, 10) + "/" + id, DateCreated: now}
+		if err := s.d.Files.Put(ctx, d.Key, bytes.NewReader(c.Data), d.Size, d.ContentType); err != nil {
+			cleanup()
+			return nil, fiscal.ErrStorage.Wrap(err)
+		}
+		docs = append(docs, d)
+	}
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = d.PublicID()
+	}
+	notice := fiscalport.Notice{ID: newUUID(), Kind: notify.KindFiscalDocument, PackID: p.ID,
+		BuyerID: p.BuyerID, SellerID: p.SellerID, DocumentIDs: ids}
+	err = s.d.Tx.RunInTx(ctx, func(ctx context.Context) error {
+		if err := s.d.Documents.Add(ctx, docs); err != nil {
+			return err
+		}
+		return s.enqueue(ctx, fiscalport.TaskDocumentUploaded, notice, now)
+	})
+	if err != nil {
+		cleanup()
+		if errors.Is(err, fiscalport.ErrConflict) {
+			// A concurrent upload won the race for that type.
+			return nil, fiscal.ErrTypePresent.Wrap(err)
+		}
+		return nil, err
+	}
+	s.d.Kick()
+	return ids, nil
+}
+
+func (s *Service) enqueue(ctx context.Context, taskType string, n fiscalport.Notice, now time.Time) error {
+	payload, err := json.Marshal(n)
+	if err != nil {
+		return err
+	}
+	return s.d.Outbox.Add(ctx, outboxport.Message{ID: n.ID, Type: taskType, Payload: payload, CreatedAt: now})
+}
+
+// List returns what the caller may see; a pack that never held a document
+// is 404, one whose documents were removed an empty list.
+func (s *Service) List(ctx context.Context, packID string) (int64, []fiscal.Document, error) {
+	p, caller, role, err := s.pack(ctx, packID, fiscal.ActList)
+	if err != nil {
+		return 0, nil, err
+	}
+	all, err := s.d.Documents.ByPack(ctx, p.ID)
+	if err != nil {
+		return 0, nil, err
+	}
+	visible := visibleTo(all, caller, role)
+	if len(visible) == 0 {
+		had, err := s.d.Documents.EverHad(ctx, p.ID)
+		if err != nil {
+			return 0, nil, err
+		}
+		if !had {
+			return 0, nil, fiscal.ErrNoDocuments
+		}
+	}
+	return p.ID, visible, nil
+}
+
+// visibleTo is the spec's listing rule: a seller sees the documents it
+// loaded, a buyer all of the pack.
+func visibleTo(all []fiscal.Document, caller kernel.Caller, role fiscal.Role) []fiscal.Document {
+	if role == fiscal.Buyer {
+		return all
+	}
+	out := []fiscal.Document{}
+	for _, d := range all {
+		if d.SellerID == caller.UserID {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Download opens one document the caller may see.
+func (s *Service) Download(ctx context.Context, packID, documentID string) (fiscalport.Download, error) {
+	p, caller, role, err := s.pack(ctx, packID, fiscal.ActDownload)
+	if err != nil {
+		return fiscalport.Download{}, err
+	}
+	all, err := s.d.Documents.ByPack(ctx, p.ID)
+	if err != nil {
+		return fiscalport.Download{}, err
+	}
+	want := fiscal.SplitPublicID(documentID)
+	for _, d := range visibleTo(all, caller, role) {
+		if d.ID != want || (documentID != want && documentID != d.PublicID()) {
+			continue
+		}
+		obj, err := s.d.Files.Get(ctx, d.Key)
+		if err != nil {
+			return fiscalport.Download{}, fiscal.ErrFileNotRetrieved.Wrap(err)
+		}
+		return fiscalport.Download{ReadCloser: obj.ReadCloser, Filename: d.Filename, ContentType: d.ContentType, Size: obj.Size}, nil
+	}
+	return fiscalport.Download{}, fiscal.ErrDocumentID.Withf("fiscal document %s does not exist in pack %d", documentID, p.ID).
+		WithCause("fiscal_document_id", "fiscal document id does not exist")
+}
+
+// Delete removes the caller's documents: the rows in one transaction (so no
+// one sees half of them), then the files. A file whose delete fails is left
+// behind unseen.
+func (s *Service) Delete(ctx context.Context, packID string) ([]string, error) {
+	p, caller, _, err := s.pack(ctx, packID, fiscal.ActDelete)
+	if err != nil {
+		return nil, err
+	}
+	var removed []fiscal.Document
+	err = s.d.Tx.RunInTx(ctx, func(ctx context.Context) error {
+		all, err := s.d.Documents.ByPack(ctx, p.ID)
+		if err != nil {
+			return err
+		}
+		if len(all) == 0 {
+			return fiscal.ErrNoDocuments
+		}
+		removed, err = s.d.Documents.DeleteBySeller(ctx, p.ID, caller.UserID)
+		if err != nil {
+			return err
+		}
+		if len(removed) == 0 {
+			return fiscal.ErrNoCallerDocuments
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(removed))
+	for i, d := range removed {
+		ids[i] = d.PublicID()
+		_ = s.d.Files.Delete(context.WithoutCancel(ctx), d.Key)
+	}
+	return ids, nil
+}
+
+// RequestBilling stores a message asking the buyer for billing data in the
+// pack's conversation, and queues its delivery to the buyer.
+func (s *Service) RequestBilling(ctx context.Context, packID, text string) (messaging.Message, error) {
+	p, caller, _, err := s.pack(ctx, packID, fiscal.ActBilling)
+	if err != nil {
+		return messaging.Message{}, err
+	}
+	u, err := s.d.Accounts.User(ctx, caller.UserID)
+	if err != nil {
+		return messaging.Message{}, err
+	}
+	if !u.MessagingAllowed {
+		return messaging.Message{}, messaging.ErrNoMessaging
+	}
+	if err := messaging.CheckText(text, messaging.MaxBillingText); err != nil {
+		return messaging.Message{}, err
+	}
+	now := s.d.Clock.Now()
+	m := messaging.Message{ID: newUUID(), PackID: p.ID, FromUserID: caller.UserID, ToUserID: p.BuyerID,
+		Text: text, Kind: notify.KindBillingRequest, DateCreated: now}
+	notice := fiscalport.Notice{ID: newUUID(), Kind: notify.KindBillingRequest, PackID: p.ID,
+		BuyerID: p.BuyerID, SellerID: p.SellerID, MessageID: m.ID, Text: text}
+	err = s.d.Tx.RunInTx(ctx, func(ctx context.Context) error {
+		if err := s.d.Messages.Add(ctx, m); err != nil {
+			return err
+		}
+		return s.enqueue(ctx, fiscalport.TaskBillingRequested, notice, now)
+	})
+	if err != nil {
+		return messaging.Message{}, err
+	}
+	s.d.Kick()
+	return m, nil
+}
+
+// Messages pages through a pack's conversation, for its seller and buyer.
+func (s *Service) Messages(ctx context.Context, packID string, page paging.Request) ([]messaging.Message, paging.Page, error) {
+	caller, ok := kernel.CallerFrom(ctx)
+	if !ok {
+		return nil, paging.Page{}, fiscal.ErrTokenMissing
+	}
+	id, err := fiscal.ParsePackID(packID)
+	if err != nil {
+		return nil, paging.Page{}, err
+	}
+	p, err := s.d.Packs.Pack(ctx, id)
+	if errors.Is(err, fiscalport.ErrPackNotFound) {
+		return nil, paging.Page{}, kernel.E(kernel.NotExist, "not_found", fmt.Sprintf("pack %d not found", id))
+	}
+	if err != nil {
+		return nil, paging.Page{}, err
+	}
+	if p.RoleOf(caller.UserID) == fiscal.Stranger {
+		return nil, paging.Page{}, kernel.E(kernel.Permission, "forbidden", "caller is neither the seller nor the buyer of the pack")
+	}
+	msgs, total, err := s.d.Messages.ByPack(ctx, id, page)
+	if err != nil {
+		return nil, paging.Page{}, err
+	}
+	return msgs, page.Of(total), nil
+}
+
+// Notifications pages through the caller's feed.
+func (s *Service) Notifications(ctx context.Context, page paging.Request) ([]notify.Notification, paging.Page, error) {
+	caller, ok := kernel.CallerFrom(ctx)
+	if !ok {
+		return nil, paging.Page{}, fiscal.ErrTokenMissing
+	}
+	ns, total, err := s.d.Notifications.ByUser(ctx, caller.UserID, page)
+	if err != nil {
+		return nil, paging.Page{}, err
+	}
+	return ns, page.Of(total), nil
+}
+
+// NotifyBuyer stores the notice in the buyer's feed, then e-mails it unless
+// it was mailed already. A crash after the mail left but before it was
+// marked sends it again on retry (at least once, with the same Message-ID):
+// losing an invoice notice is worse than a duplicate a mail client can fold.
+func (s *Service) NotifyBuyer(ctx context.Context, n fiscalport.Notice) error {
+	if n.ID == "" || n.BuyerID <= 0 || n.PackID <= 0 {
+		return fmt.Errorf("fiscalsvc: notice lacks id, buyer or pack: %+v", n)
+	}
+	note := notify.Notification{ID: n.ID, UserID: n.BuyerID, Kind: n.Kind, PackID: n.PackID, DateCreated: s.d.Clock.Now()}
+	switch n.Kind {
+	case notify.KindFiscalDocument:
+		note.Title = "Your invoice is available"
+		note.Text = fmt.Sprintf("The seller uploaded the fiscal documents of your purchase (pack %d): %s.", n.PackID, strings.Join(n.DocumentIDs, ", "))
+	case notify.KindBillingRequest:
+		note.Title = "The seller needs your billing data"
+		note.Text = n.Text
+	default:
+		return fmt.Errorf("fiscalsvc: unknown notice kind %q", n.Kind)
+	}
+	stored, _, err := s.d.Notifications.Add(ctx, note)
+	if err != nil {
+		return err
+	}
+	if stored.MailedAt != nil {
+		return nil
+	}
+	if err := s.d.Mailer.Send(ctx, notify.MailOf(stored)); err != nil {
+		return err
+	}
+	return s.d.Notifications.MarkMailed(ctx, stored.ID, s.d.Clock.Now())
+}
+
+// newUUID returns a random (version 4) UUID.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}

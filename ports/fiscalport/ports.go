@@ -1,0 +1,105 @@
+// Package fiscalport declares the ports of the fiscal-documents module: what
+// HTTP and the workers call (Service, Jobs) and what its use cases need from
+// storage (Documents, Packs), plus the jobs' task types and payload.
+package fiscalport
+
+import (
+	"context"
+	"io"
+
+	"github.com/feria/feria/core/fiscal"
+	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/messaging"
+	"github.com/feria/feria/core/notify"
+	"github.com/feria/feria/core/paging"
+)
+
+// Service is what HTTP calls. Every method acts for the caller in ctx and
+// takes the pack id as it came in the path, so that its validation is one
+// rule of core.
+type Service interface {
+	// Upload stores the files and returns their public ids (<seller_id>_<uuid>).
+	Upload(ctx context.Context, packID string, files []fiscal.File) ([]string, error)
+	// List returns the documents the caller may see: a seller its own, a
+	// buyer all of the pack.
+	List(ctx context.Context, packID string) (int64, []fiscal.Document, error)
+	// Download opens one document's file; the caller closes it.
+	Download(ctx context.Context, packID, documentID string) (Download, error)
+	// Delete removes the caller's documents of the pack and returns their
+	// public ids.
+	Delete(ctx context.Context, packID string) ([]string, error)
+	// RequestBilling sends the buyer a message asking for billing data.
+	RequestBilling(ctx context.Context, packID, text string) (messaging.Message, error)
+	// Messages pages through the pack's after-sale conversation.
+	Messages(ctx context.Context, packID string, page paging.Request) ([]messaging.Message, paging.Page, error)
+	// Notifications pages through the caller's notification feed.
+	Notifications(ctx context.Context, page paging.Request) ([]notify.Notification, paging.Page, error)
+}
+
+// Download is an open document file.
+type Download struct {
+	io.ReadCloser
+	Filename    string
+	ContentType string
+	Size        int64
+}
+
+// Jobs is what the workers call.
+type Jobs interface {
+	// NotifyBuyer stores the notice in the buyer's feed and e-mails it; a
+	// retried notice neither stores nor (once mailed) mails it again.
+	NotifyBuyer(ctx context.Context, n Notice) error
+}
+
+// Task types of the module's jobs.
+const (
+	TaskDocumentUploaded = "fiscal:document_uploaded"
+	TaskBillingRequested = "fiscal:billing_requested"
+)
+
+// Notice is the payload of both jobs: something the buyer of a pack is told.
+// ID is the outbox message id, which is also the notification id.
+type Notice struct {
+	ID          string   `json:"id"`
+	Kind        string   `json:"kind"`
+	PackID      int64    `json:"pack_id"`
+	BuyerID     int64    `json:"buyer_id"`
+	SellerID    int64    `json:"seller_id"`
+	DocumentIDs []string `json:"document_ids,omitempty"`
+	MessageID   string   `json:"message_id,omitempty"`
+	Text        string   `json:"text,omitempty"`
+}
+
+// Documents stores document metadata.
+type Documents interface {
+	// ByPack returns every document of the pack, oldest first.
+	ByPack(ctx context.Context, packID int64) ([]fiscal.Document, error)
+	// Add stores documents (in the caller's transaction); a pack that already
+	// holds a document of one's type is ErrConflict, and nothing is added.
+	Add(ctx context.Context, docs []fiscal.Document) error
+	// DeleteBySeller removes the seller's documents of the pack and returns
+	// them.
+	DeleteBySeller(ctx context.Context, packID, sellerID int64) ([]fiscal.Document, error)
+	// EverHad reports whether the pack ever held a document, so that a list
+	// of a pack whose documents were removed is empty rather than missing.
+	EverHad(ctx context.Context, packID int64) (bool, error)
+}
+
+// Packs reads packs from the orders of the world.
+type Packs interface {
+	// Pack returns the pack with that id; ErrPackNotFound when no order
+	// belongs to it.
+	Pack(ctx context.Context, id int64) (fiscal.Pack, error)
+}
+
+// Port sentinels.
+var (
+	ErrConflict     = kernel.E(kernel.Conflict, "conflict", "fiscalport: document of that type exists")
+	ErrPackNotFound = kernel.E(kernel.NotExist, "not_found", "fiscalport: pack not found")
+)
+
+// Tx runs a unit of work in one database transaction carried by the context
+// fn receives.
+type Tx interface {
+	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
+}
