@@ -3,6 +3,7 @@ package salesport
 
 import (
 	"context"
+	"errors"
 
 	"github.com/feria/feria/core/sales"
 )
@@ -12,4 +13,25 @@ import (
 // stored. The compatibilities module takes the order's snapshot then.
 type OrderObserver interface {
 	OrderStored(ctx context.Context, o sales.Order, first bool) error
+}
+
+// ErrNotFound is returned by stores for a missing row.
+var ErrNotFound = errors.New("not found")
+
+// Service is what HTTP, the sandbox and other modules call.
+type Service interface {
+	// PutOrder validates and upserts an order (sandbox); its users and items
+	// must exist. Every OrderObserver runs in the same transaction.
+	PutOrder(ctx context.Context, o sales.Order) (sales.Order, error)
+	Order(ctx context.Context, id int64) (sales.Order, error)
+}
+
+// Orders persists orders.
+type Orders interface {
+	// UpsertOrder stores an order and reports whether its id was new; an
+	// existing order keeps date_created.
+	UpsertOrder(ctx context.Context, o sales.Order) (first bool, err error)
+	Order(ctx context.Context, id int64) (sales.Order, error)
+	// OrdersOfPack lists the orders of a pack, by id.
+	OrdersOfPack(ctx context.Context, pack int64) ([]sales.Order, error)
 }

@@ -1,0 +1,298 @@
+// Package catalogdb stores categories, domains, products (with their
+// attribute index) and items through bun, and derives the computed facts of
+// items (compatibility tags) from the compatibility tables.
+package catalogdb
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/feria/feria/adapters/sqlstore"
+	"github.com/feria/feria/core/catalog"
+	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/ports/catalogport"
+)
+
+// Store implements catalogport.Store on bun.
+type Store struct{ db *bun.DB }
+
+var _ catalogport.Store = (*Store)(nil)
+
+// New returns a store on db.
+func New(db *bun.DB) *Store { return &Store{db: db} }
+
+type categoryRow struct {
+	bun.BaseModel `bun:"table:categories"`
+	catalog.Category
+}
+
+type domainRow struct {
+	bun.BaseModel `bun:"table:domains"`
+	catalog.Domain
+}
+
+type productRow struct {
+	bun.BaseModel `bun:"table:products"`
+	catalog.Product
+}
+
+type productAttributeRow struct {
+	bun.BaseModel `bun:"table:product_attributes"`
+
+	ProductID   string `bun:"product_id,pk"`
+	DomainID    string `bun:"domain_id"`
+	AttributeID string `bun:"attribute_id,pk"`
+	ValueID     string `bun:"value_id"`
+	ValueName   string `bun:"value_name"`
+}
+
+type itemRow struct {
+	bun.BaseModel `bun:"table:items"`
+
+	ID                string                  `bun:"id,pk"`
+	SiteID            string                  `bun:"site_id"`
+	SellerID          int64                   `bun:"seller_id"`
+	Title             string                  `bun:"title"`
+	CategoryID        string                  `bun:"category_id"`
+	DomainID          string                  `bun:"domain_id"`
+	Status            string                  `bun:"status"`
+	Price             float64                 `bun:"price"`
+	CurrencyID        string                  `bun:"currency_id"`
+	AvailableQuantity int64                   `bun:"available_quantity"`
+	ListingTypeID     string                  `bun:"listing_type_id"`
+	Condition         string                  `bun:"condition"`
+	OfficialStoreID   *int64                  `bun:"official_store_id"`
+	CatalogProductID  *string                 `bun:"catalog_product_id"`
+	PartNumber        *string                 `bun:"part_number"`
+	Attributes        []catalog.ItemAttribute `bun:"attributes"`
+	Tags              []string                `bun:"tags"`
+	Shipping          catalog.ItemShipping    `bun:"shipping"`
+	Extra             catalog.ItemExtra       `bun:"extra"`
+	DateCreated       time.Time               `bun:"date_created"`
+	LastUpdated       time.Time               `bun:"last_updated"`
+}
+
+func (s *Store) idb(ctx context.Context) bun.IDB { return sqlstore.IDB(ctx, s.db) }
+
+func notFound(what, id string, err error) error {
+	if sqlstore.IsNoRows(err) {
+		return fmt.Errorf("catalogdb: %s %s: %w", what, id, catalogport.ErrNotFound)
+	}
+	return fmt.Errorf("catalogdb: %s %s: %w", what, id, err)
+}
+
+// UpsertCategory stores a category; date_created is set only on insert.
+func (s *Store) UpsertCategory(ctx context.Context, c catalog.Category) error {
+	if c.AcceptedShippingMethods == nil {
+		c.AcceptedShippingMethods = []int64{}
+	}
+	if c.ShippingPreferences.Logistics == nil {
+		c.ShippingPreferences.Logistics = []catalog.Logistic{}
+	}
+	_, err := s.idb(ctx).NewInsert().Model(&categoryRow{Category: c}).
+		On("CONFLICT (id) DO UPDATE").
+		Set("site_id = EXCLUDED.site_id, name = EXCLUDED.name, domain_id = EXCLUDED.domain_id, shipping_preferences = EXCLUDED.shipping_preferences, accepted_shipping_methods = EXCLUDED.accepted_shipping_methods, compatibilities = EXCLUDED.compatibilities, last_modified = EXCLUDED.last_modified").
+		Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("catalogdb: upsert category %s: %w", c.ID, err)
+	}
+	return nil
+}
+
+// Category returns a category or catalogport.ErrNotFound.
+func (s *Store) Category(ctx context.Context, id string) (catalog.Category, error) {
+	var row categoryRow
+	if err := s.idb(ctx).NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
+		return catalog.Category{}, notFound("category", id, err)
+	}
+	return row.Category, nil
+}
+
+// UpsertDomain stores a domain.
+func (s *Store) UpsertDomain(ctx context.Context, d catalog.Domain) error {
+	if d.Compatibilities == nil {
+		d.Compatibilities = []catalog.DomainCompatibility{}
+	}
+	_, err := s.idb(ctx).NewInsert().Model(&domainRow{Domain: d}).
+		On("CONFLICT (id) DO UPDATE").
+		Set("site_id = EXCLUDED.site_id, main = EXCLUDED.main, compatibilities = EXCLUDED.compatibilities").
+		Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("catalogdb: upsert domain %s: %w", d.ID, err)
+	}
+	return nil
+}
+
+// Domain returns a domain or catalogport.ErrNotFound.
+func (s *Store) Domain(ctx context.Context, id string) (catalog.Domain, error) {
+	var row domainRow
+	if err := s.idb(ctx).NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
+		return catalog.Domain{}, notFound("domain", id, err)
+	}
+	return row.Domain, nil
+}
+
+// UpsertProduct stores a product and rebuilds its attribute index in the
+// same transaction; value names are indexed lower-cased so that family
+// selectors match them case-insensitively.
+func (s *Store) UpsertProduct(ctx context.Context, p catalog.Product) error {
+	if p.Attributes == nil {
+		p.Attributes = []catalog.ProductAttribute{}
+	}
+	return sqlstore.Tx{DB: s.db}.RunInTx(ctx, func(ctx context.Context) error {
+		db := s.idb(ctx)
+		_, err := db.NewInsert().Model(&productRow{Product: p}).
+			On("CONFLICT (id) DO UPDATE").
+			Set("site_id = EXCLUDED.site_id, domain_id = EXCLUDED.domain_id, name = EXCLUDED.name, parent_id = EXCLUDED.parent_id, attributes = EXCLUDED.attributes").
+			Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("catalogdb: upsert product %s: %w", p.ID, err)
+		}
+		if _, err := db.NewDelete().Model((*productAttributeRow)(nil)).Where("product_id = ?", p.ID).Exec(ctx); err != nil {
+			return fmt.Errorf("catalogdb: product %s attributes: %w", p.ID, err)
+		}
+		if len(p.Attributes) == 0 {
+			return nil
+		}
+		rows := make([]productAttributeRow, len(p.Attributes))
+		for i, a := range p.Attributes {
+			rows[i] = productAttributeRow{ProductID: p.ID, DomainID: p.DomainID, AttributeID: a.ID,
+				ValueID: a.ValueID, ValueName: strings.ToLower(a.ValueName)}
+		}
+		if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+			return fmt.Errorf("catalogdb: product %s attributes: %w", p.ID, err)
+		}
+		return nil
+	})
+}
+
+// Product returns a product or catalogport.ErrNotFound.
+func (s *Store) Product(ctx context.Context, id string) (catalog.Product, error) {
+	var row productRow
+	if err := s.idb(ctx).NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
+		return catalog.Product{}, notFound("product", id, err)
+	}
+	return row.Product, nil
+}
+
+// UpsertItem stores an item; part_number follows its PART_NUMBER attribute
+// and date_created is set only on insert.
+func (s *Store) UpsertItem(ctx context.Context, it catalog.Item) error {
+	row := itemRow{ID: it.ID, SiteID: it.SiteID, SellerID: it.SellerID, Title: it.Title, CategoryID: it.CategoryID,
+		DomainID: it.DomainID, Status: it.Status, Price: it.Price, CurrencyID: it.CurrencyID,
+		AvailableQuantity: it.AvailableQuantity, ListingTypeID: it.ListingTypeID, Condition: it.Condition,
+		OfficialStoreID: it.OfficialStoreID, CatalogProductID: it.CatalogProductID, PartNumber: it.PartNumber(),
+		Attributes: it.Attributes, Tags: it.Tags, Shipping: it.Shipping, Extra: it.ItemExtra,
+		DateCreated: it.DateCreated, LastUpdated: it.LastUpdated}
+	if row.Attributes == nil {
+		row.Attributes = []catalog.ItemAttribute{}
+	}
+	if row.Tags == nil {
+		row.Tags = []string{}
+	}
+	_, err := s.idb(ctx).NewInsert().Model(&row).
+		On("CONFLICT (id) DO UPDATE").
+		Set("site_id = EXCLUDED.site_id, seller_id = EXCLUDED.seller_id, title = EXCLUDED.title, category_id = EXCLUDED.category_id, domain_id = EXCLUDED.domain_id, status = EXCLUDED.status, price = EXCLUDED.price, currency_id = EXCLUDED.currency_id, available_quantity = EXCLUDED.available_quantity, listing_type_id = EXCLUDED.listing_type_id, condition = EXCLUDED.condition, official_store_id = EXCLUDED.official_store_id, catalog_product_id = EXCLUDED.catalog_product_id, part_number = EXCLUDED.part_number, attributes = EXCLUDED.attributes, tags = EXCLUDED.tags, shipping = EXCLUDED.shipping, extra = EXCLUDED.extra, last_updated = EXCLUDED.last_updated").
+		Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("catalogdb: upsert item %s: %w", it.ID, err)
+	}
+	return nil
+}
+
+// Item returns an item or catalogport.ErrNotFound.
+func (s *Store) Item(ctx context.Context, id string) (catalog.Item, error) {
+	var row itemRow
+	if err := s.idb(ctx).NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
+		return catalog.Item{}, notFound("item", id, err)
+	}
+	return catalog.Item{ID: row.ID, SiteID: row.SiteID, SellerID: row.SellerID, Title: row.Title,
+		CategoryID: row.CategoryID, DomainID: row.DomainID, Status: row.Status, Price: row.Price,
+		CurrencyID: row.CurrencyID, AvailableQuantity: row.AvailableQuantity, ListingTypeID: row.ListingTypeID,
+		Condition: row.Condition, OfficialStoreID: row.OfficialStoreID, CatalogProductID: row.CatalogProductID,
+		Attributes: row.Attributes, Tags: row.Tags, Shipping: row.Shipping, ItemExtra: row.Extra,
+		DateCreated: row.DateCreated, LastUpdated: row.LastUpdated}, nil
+}
+
+// The computed facts of an item i, as SQL over the compatibility tables.
+const (
+	universalSQL = `EXISTS (SELECT 1 FROM item_compat_state u WHERE u.item_id = i.id AND u.universal)`
+	// incomplete: the category requires compatibilities and the item has
+	// none, no exception and is not universal.
+	incompleteSQL = `EXISTS (SELECT 1 FROM categories c WHERE c.id = i.category_id AND %s)
+		AND NOT EXISTS (SELECT 1 FROM compatibilities x WHERE x.item_id = i.id)
+		AND NOT EXISTS (SELECT 1 FROM item_compat_state e WHERE e.item_id = i.id AND (e.has_exception OR e.universal))`
+	// pending: another active item with the same catalog product or part
+	// number has a vehicle this (not universal) item lacks.
+	pendingSQL = `NOT ` + universalSQL + `
+		AND EXISTS (SELECT 1 FROM items o JOIN compatibilities oc ON oc.item_id = o.id
+			WHERE o.id <> i.id AND o.status = 'active'
+			AND ((i.catalog_product_id IS NOT NULL AND o.catalog_product_id = i.catalog_product_id)
+				OR (i.part_number IS NOT NULL AND o.part_number = i.part_number))
+			AND NOT EXISTS (SELECT 1 FROM compatibilities mc WHERE mc.item_id = i.id AND mc.product_id = oc.product_id))`
+)
+
+func (s *Store) incomplete() string {
+	required := `json_extract(c.compatibilities, '$.required') = 1`
+	if sqlstore.IsPostgres(s.db) {
+		required = `(c.compatibilities->>'required') = 'true'`
+	}
+	return fmt.Sprintf(incompleteSQL, required)
+}
+
+// ItemFacts derives the item's compatibility count and computed tags.
+func (s *Store) ItemFacts(ctx context.Context, id string) (catalog.Facts, error) {
+	var out struct {
+		Compatibilities int `bun:"compatibilities"`
+		Universal       int `bun:"universal"`
+		Incomplete      int `bun:"incomplete"`
+		Pending         int `bun:"pending"`
+	}
+	err := s.idb(ctx).NewSelect().TableExpr("items AS i").
+		ColumnExpr("(SELECT COUNT(*) FROM compatibilities x WHERE x.item_id = i.id) AS compatibilities").
+		ColumnExpr("CASE WHEN " + universalSQL + " THEN 1 ELSE 0 END AS universal").
+		ColumnExpr("CASE WHEN " + s.incomplete() + " THEN 1 ELSE 0 END AS incomplete").
+		ColumnExpr("CASE WHEN " + pendingSQL + " THEN 1 ELSE 0 END AS pending").
+		Where("i.id = ?", id).Scan(ctx, &out)
+	if err != nil {
+		return catalog.Facts{}, notFound("item facts", id, err)
+	}
+	return catalog.Facts{Compatibilities: out.Compatibilities, Universal: out.Universal == 1,
+		Incomplete: out.Incomplete == 1, Pending: out.Pending == 1}, nil
+}
+
+// SearchItems returns a page of a seller's matching item ids and the total.
+func (s *Store) SearchItems(ctx context.Context, q catalog.ItemQuery, page paging.Request) ([]string, int, error) {
+	sel := s.idb(ctx).NewSelect().TableExpr("items AS i").Where("i.seller_id = ?", q.SellerID)
+	if q.Status != "" {
+		sel = sel.Where("i.status = ?", q.Status)
+	}
+	for _, t := range q.Tags {
+		switch t {
+		case catalog.TagIncomplete:
+			sel = sel.Where(s.incomplete())
+		case catalog.TagPending:
+			sel = sel.Where(pendingSQL)
+		default:
+			return nil, 0, fmt.Errorf("catalogdb: search: unknown tag %q", t)
+		}
+	}
+	n, err := sel.Clone().ColumnExpr("i.id").Count(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("catalogdb: search count: %w", err)
+	}
+	total := int(n)
+	ids := []string{}
+	if page.Limit == 0 || page.Offset >= total {
+		return ids, total, nil
+	}
+	err = sel.ColumnExpr("i.id").OrderExpr("i.id").Limit(int64(page.Limit)).Offset(int64(page.Offset)).Scan(ctx, &ids)
+	if err != nil {
+		return nil, 0, fmt.Errorf("catalogdb: search: %w", err)
+	}
+	return ids, total, nil
+}

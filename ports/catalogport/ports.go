@@ -1,0 +1,64 @@
+// Package catalogport declares what the catalog module offers (Service) and
+// what it needs from storage (Store): categories, domains, products, items.
+package catalogport
+
+import (
+	"context"
+	"errors"
+
+	"github.com/feria/feria/core/catalog"
+	"github.com/feria/feria/core/paging"
+)
+
+// ErrNotFound is returned by stores for a missing row.
+var ErrNotFound = errors.New("not found")
+
+// Service is what HTTP, the sandbox and other modules call.
+type Service interface {
+	// PutCategory validates and upserts a category (sandbox).
+	PutCategory(ctx context.Context, c catalog.Category) (catalog.Category, error)
+	Category(ctx context.Context, id string) (catalog.Category, error)
+	PutDomain(ctx context.Context, d catalog.Domain) (catalog.Domain, error)
+	Domain(ctx context.Context, id string) (catalog.Domain, error)
+	// PutProduct validates and upserts a product; its domain must exist.
+	PutProduct(ctx context.Context, p catalog.Product) (catalog.Product, error)
+	Product(ctx context.Context, id string) (catalog.Product, error)
+	// PutItem validates and upserts an item; its seller and category must
+	// exist. It answers the item as the public API shows it.
+	PutItem(ctx context.Context, it catalog.Item) (catalog.ItemView, error)
+	// Item is the stored item (without computed tags).
+	Item(ctx context.Context, id string) (catalog.Item, error)
+	// ItemView is the item resource of the public API.
+	ItemView(ctx context.Context, id string) (catalog.ItemView, error)
+	// SearchItems lists the ids of a seller's items; the caller in ctx must
+	// be that seller.
+	SearchItems(ctx context.Context, q catalog.ItemQuery, page paging.Request) (SearchResult, error)
+}
+
+// SearchResult is one page of a seller's item ids.
+type SearchResult struct {
+	IDs  []string
+	Page paging.Page
+}
+
+// Store persists the catalog.
+type Store interface {
+	// UpsertCategory stores a category; an existing one keeps date_created.
+	UpsertCategory(ctx context.Context, c catalog.Category) error
+	Category(ctx context.Context, id string) (catalog.Category, error)
+	UpsertDomain(ctx context.Context, d catalog.Domain) error
+	Domain(ctx context.Context, id string) (catalog.Domain, error)
+	// UpsertProduct stores a product and replaces its attribute index.
+	UpsertProduct(ctx context.Context, p catalog.Product) error
+	Product(ctx context.Context, id string) (catalog.Product, error)
+	// UpsertItem stores an item (part_number from its PART_NUMBER
+	// attribute); an existing one keeps date_created.
+	UpsertItem(ctx context.Context, it catalog.Item) error
+	Item(ctx context.Context, id string) (catalog.Item, error)
+	// ItemFacts derives the computed facts of an item from the
+	// compatibility tables and its category.
+	ItemFacts(ctx context.Context, id string) (catalog.Facts, error)
+	// SearchItems returns one page of matching item ids (ordered by id) and
+	// the total number of matches.
+	SearchItems(ctx context.Context, q catalog.ItemQuery, page paging.Request) ([]string, int, error)
+}
