@@ -254,9 +254,9 @@ func (s *Store) ItemFacts(ctx context.Context, id string) (catalog.Facts, error)
 	}
 	err := s.idb(ctx).NewSelect().TableExpr("items AS i").
 		ColumnExpr("(SELECT COUNT(*) FROM compatibilities x WHERE x.item_id = i.id) AS compatibilities").
-		ColumnExpr("CASE WHEN " + universalSQL + " THEN 1 ELSE 0 END AS universal").
-		ColumnExpr("CASE WHEN " + s.incomplete() + " THEN 1 ELSE 0 END AS incomplete").
-		ColumnExpr("CASE WHEN " + pendingSQL + " THEN 1 ELSE 0 END AS pending").
+		ColumnExpr("CASE WHEN "+universalSQL+" THEN 1 ELSE 0 END AS universal").
+		ColumnExpr("CASE WHEN "+s.incomplete()+" THEN 1 ELSE 0 END AS incomplete").
+		ColumnExpr("CASE WHEN "+pendingSQL+" THEN 1 ELSE 0 END AS pending").
 		Where("i.id = ?", id).Scan(ctx, &out)
 	if err != nil {
 		return catalog.Facts{}, notFound("item facts", id, err)
