@@ -14,10 +14,13 @@ failed=$(grep -cE '^\s*--- FAIL' "$log")
 skipped=$(grep -cE '^\s*--- SKIP' "$log")
 
 echo
-echo "Contract and integration suites that ran against real services:"
-for s in postgres sqlite redis miniredis s3 filesystem real embedded; do
+echo "Adapter and end-to-end packages (tests passed, run against the real services):"
+awk '/^[ \t]*--- PASS/ {n++} /^(ok|FAIL)[ \t]/ { if ($2 ~ /\/(adapters|test)\//) printf "  %-62s %4d\n", $2, n; n=0 }' "$log"
+echo
+echo "Subtests per backend:"
+for s in postgres sqlite redis miniredis real embedded; do
 	n=$(grep -cE "^\s*--- PASS: .*/${s}(/| |$)" "$log")
-	printf '  %-11s %s subtests passed\n' "$s" "$n"
+	printf '  %-11s %s\n' "$s" "$n"
 done
 
 if [ "$failed" -gt 0 ] || [ "$status" -ne 0 ]; then
