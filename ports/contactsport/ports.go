@@ -91,9 +91,9 @@ type ItemOwners interface {
 type Questions interface {
 	// Add stores q, assigning its ID.
 	Add(ctx context.Context, q contacts.AskedQuestion) (contacts.AskedQuestion, error)
-	// ByItem returns a page of an item's questions, newest first, and their
-	// total.
-	ByItem(ctx context.Context, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error)
+	// ByItem returns a page of the questions of a seller's item, newest
+	// first, and their total.
+	ByItem(ctx context.Context, sellerID int64, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error)
 }
 
 // Tx runs a unit of work in one database transaction.

@@ -291,7 +291,7 @@ func (s *Service) Questions(ctx context.Context, itemID string, p paging.Request
 	if sellers[id] != caller.UserID {
 		return nil, paging.Page{}, contacts.ErrForbidden.Withf("only the seller of item %s may read its questions", id)
 	}
-	qs, total, err := s.questions.ByItem(ctx, id, p)
+	qs, total, err := s.questions.ByItem(ctx, caller.UserID, id, p)
 	if err != nil {
 		return nil, paging.Page{}, err
 	}

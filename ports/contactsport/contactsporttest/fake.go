@@ -143,12 +143,12 @@ func (q *Questions) Add(_ context.Context, in contacts.AskedQuestion) (contacts.
 }
 
 // ByItem pages an item's questions, newest first.
-func (q *Questions) ByItem(_ context.Context, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error) {
+func (q *Questions) ByItem(_ context.Context, sellerID int64, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var mine []contacts.AskedQuestion
 	for _, x := range q.all {
-		if x.ItemID == itemID {
+		if x.ItemID == itemID && x.SellerID == sellerID {
 			mine = append(mine, x)
 		}
 	}

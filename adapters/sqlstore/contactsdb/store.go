@@ -1,0 +1,106 @@
+// Package contactsdb is the database side of contact statistics: who sells
+// an item and whether a user exists (on the shared items and users tables),
+// and the questions buyers ask.
+package contactsdb
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/feria/feria/adapters/sqlstore"
+	"github.com/feria/feria/core/contacts"
+	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/ports/contactsport"
+)
+
+// Store implements contactsport.ItemOwners and contactsport.Questions.
+type Store struct{ db bun.IDB }
+
+var (
+	_ contactsport.ItemOwners = (*Store)(nil)
+	_ contactsport.Questions  = (*Store)(nil)
+)
+
+// New returns a store on db.
+func New(db bun.IDB) *Store { return &Store{db: db} }
+
+// Sellers returns the seller of each known item in one query.
+func (s *Store) Sellers(ctx context.Context, ids []string) (map[string]int64, error) {
+	out := make(map[string]int64, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		ID       string `bun:"id"`
+		SellerID int64  `bun:"seller_id"`
+	}
+	err := sqlstore.IDB(ctx, s.db).NewSelect().Table("items").Column("id", "seller_id").
+		Where("id IN (?)", bun.In(ids)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("contactsdb: sellers: %w", err)
+	}
+	for _, r := range rows {
+		out[r.ID] = r.SellerID
+	}
+	return out, nil
+}
+
+// UserExists reports whether the user is known.
+func (s *Store) UserExists(ctx context.Context, id int64) (bool, error) {
+	ok, err := sqlstore.IDB(ctx, s.db).NewSelect().Table("users").Where("id = ?", id).Exists(ctx)
+	if err != nil {
+		return false, fmt.Errorf("contactsdb: user %d: %w", id, err)
+	}
+	return ok, nil
+}
+
+type questionRow struct {
+	bun.BaseModel `bun:"table:questions"`
+
+	ID          int64     `bun:"id,pk,autoincrement"`
+	ItemID      string    `bun:"item_id"`
+	SellerID    int64     `bun:"seller_id"`
+	FromID      int64     `bun:"from_id"`
+	Text        string    `bun:"text"`
+	Status      string    `bun:"status"`
+	DateCreated time.Time `bun:"date_created"`
+}
+
+func (r questionRow) question() contacts.AskedQuestion {
+	return contacts.AskedQuestion{ID: r.ID, ItemID: r.ItemID, SellerID: r.SellerID, FromID: r.FromID,
+		Text: r.Text, Status: r.Status, DateCreated: r.DateCreated.UTC()}
+}
+
+// Add stores a question and assigns its id.
+func (s *Store) Add(ctx context.Context, q contacts.AskedQuestion) (contacts.AskedQuestion, error) {
+	row := questionRow{ItemID: q.ItemID, SellerID: q.SellerID, FromID: q.FromID, Text: q.Text,
+		Status: q.Status, DateCreated: q.DateCreated.UTC()}
+	if _, err := sqlstore.IDB(ctx, s.db).NewInsert().Model(&row).Returning("id").Exec(ctx); err != nil {
+		return contacts.AskedQuestion{}, fmt.Errorf("contactsdb: add question: %w", err)
+	}
+	return row.question(), nil
+}
+
+// ByItem pages the questions of a seller's item, newest first.
+func (s *Store) ByItem(ctx context.Context, sellerID int64, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error) {
+	var rows []questionRow
+	q := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("seller_id = ? AND item_id = ?", sellerID, itemID)
+	var total int64
+	var err error
+	if p.Limit == 0 { // bun reads Limit(0) as "no limit"
+		total, err = q.Count(ctx)
+	} else {
+		total, err = q.OrderExpr("id DESC").Limit(int64(p.Limit)).Offset(int64(p.Offset)).ScanAndCount(ctx)
+	}
+	if err != nil && !sqlstore.IsNoRows(err) {
+		return nil, 0, fmt.Errorf("contactsdb: questions of %s: %w", itemID, err)
+	}
+	out := make([]contacts.AskedQuestion, len(rows))
+	for i, r := range rows {
+		out[i] = r.question()
+	}
+	return out, int(total), nil
+}
