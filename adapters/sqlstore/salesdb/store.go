@@ -1,0 +1,79 @@
+// Package salesdb stores orders through bun.
+package salesdb
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/uptrace/bun"
+
+	"github.com/feria/feria/adapters/sqlstore"
+	"github.com/feria/feria/core/sales"
+	"github.com/feria/feria/ports/salesport"
+)
+
+// Store implements salesport.Orders on bun.
+type Store struct{ db *bun.DB }
+
+var _ salesport.Orders = (*Store)(nil)
+
+// New returns a store on db.
+func New(db *bun.DB) *Store { return &Store{db: db} }
+
+type orderRow struct {
+	bun.BaseModel `bun:"table:orders"`
+	sales.Order
+	// Pack is the effective pack (pack_id or the order id), what pack
+	// queries filter on.
+	Pack int64 `bun:"pack"`
+}
+
+// UpsertOrder stores an order and reports whether its id was new.
+func (s *Store) UpsertOrder(ctx context.Context, o sales.Order) (first bool, err error) {
+	if o.Items == nil {
+		o.Items = []sales.OrderItem{}
+	}
+	err = sqlstore.Tx{DB: s.db}.RunInTx(ctx, func(ctx context.Context) error {
+		db := sqlstore.IDB(ctx, s.db)
+		exists, err := db.NewSelect().Model((*orderRow)(nil)).Where("id = ?", o.ID).Exists(ctx)
+		if err != nil {
+			return err
+		}
+		first = !exists
+		_, err = db.NewInsert().Model(&orderRow{Order: o, Pack: o.Pack()}).
+			On("CONFLICT (id) DO UPDATE").
+			Set("site_id = EXCLUDED.site_id, seller_id = EXCLUDED.seller_id, buyer_id = EXCLUDED.buyer_id, pack_id = EXCLUDED.pack_id, pack = EXCLUDED.pack, status = EXCLUDED.status, items = EXCLUDED.items, shipping = EXCLUDED.shipping, has_claim = EXCLUDED.has_claim, compatibility_selection = EXCLUDED.compatibility_selection").
+			Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("salesdb: upsert order %d: %w", o.ID, err)
+	}
+	return first, nil
+}
+
+// Order returns an order or salesport.ErrNotFound.
+func (s *Store) Order(ctx context.Context, id int64) (sales.Order, error) {
+	var row orderRow
+	err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&row).Where("id = ?", id).Scan(ctx)
+	if sqlstore.IsNoRows(err) {
+		return sales.Order{}, fmt.Errorf("salesdb: order %d: %w", id, salesport.ErrNotFound)
+	}
+	if err != nil {
+		return sales.Order{}, fmt.Errorf("salesdb: order %d: %w", id, err)
+	}
+	return row.Order, nil
+}
+
+// OrdersOfPack lists the orders of a pack by id.
+func (s *Store) OrdersOfPack(ctx context.Context, pack int64) ([]sales.Order, error) {
+	var rows []orderRow
+	if err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("pack = ?", pack).OrderExpr("id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("salesdb: orders of pack %d: %w", pack, err)
+	}
+	out := make([]sales.Order, len(rows))
+	for i, r := range rows {
+		out[i] = r.Order
+	}
+	return out, nil
+}

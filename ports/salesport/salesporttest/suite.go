@@ -1,0 +1,88 @@
+// Package salesporttest is the contract suite every salesport.Orders
+// implementation must pass.
+package salesporttest
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/feria/feria/core/sales"
+	"github.com/feria/feria/ports/salesport"
+)
+
+// Env is a fresh store and a way to create the users orders reference.
+type Env struct {
+	Orders  salesport.Orders
+	AddUser func(ctx context.Context, id int64)
+}
+
+// Order returns a valid order for tests.
+func Order(id int64, pack *int64) sales.Order {
+	return sales.Order{ID: id, SiteID: "MLA", SellerID: 123, BuyerID: 456, PackID: pack, Status: "paid",
+		Items:    []sales.OrderItem{{ItemID: "MLA1100", Quantity: 1, UnitPrice: 15000}},
+		Shipping: sales.OrderShipping{ID: 40001, LogisticType: "drop_off"}, HasClaim: true,
+		CompatibilitySelection: &sales.CompatibilitySelection{ProductID: "MLA15197901", LabelValues: []sales.LabelValue{
+			{Label: "Marca", ValueName: "Ford", Values: []sales.AttributeValue{{AttributeID: "BRAND", ValueID: "9909"}}}}},
+		DateCreated: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
+}
+
+// TestOrders runs the contract suite.
+func TestOrders(t *testing.T, newEnv func(t *testing.T) Env) {
+	ctx := context.Background()
+	e := newEnv(t)
+	e.AddUser(ctx, 123)
+	e.AddUser(ctx, 456)
+	if _, err := e.Orders.Order(ctx, 1); !errors.Is(err, salesport.ErrNotFound) {
+		t.Fatalf("missing order: %v", err)
+	}
+	pack := int64(2000001234)
+	o := Order(2000001, &pack)
+	first, err := e.Orders.UpsertOrder(ctx, o)
+	if err != nil || !first {
+		t.Fatalf("first upsert: first=%v err=%v", first, err)
+	}
+	got, err := e.Orders.Order(ctx, o.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.DateCreated = got.DateCreated.UTC()
+	if !reflect.DeepEqual(got, o) {
+		t.Errorf("order:\n got %#v\nwant %#v", got, o)
+	}
+	o2 := o
+	o2.HasClaim, o2.CompatibilitySelection = false, nil
+	o2.DateCreated = o.DateCreated.Add(time.Hour)
+	first, err = e.Orders.UpsertOrder(ctx, o2)
+	if err != nil || first {
+		t.Fatalf("second upsert: first=%v err=%v, want false", first, err)
+	}
+	got, _ = e.Orders.Order(ctx, o.ID)
+	if got.HasClaim || got.CompatibilitySelection != nil || !got.DateCreated.Equal(o.DateCreated) {
+		t.Errorf("after re-upsert: %+v: want the new fields and the first date_created", got)
+	}
+	alone := Order(2000002, nil)
+	if _, err := e.Orders.UpsertOrder(ctx, alone); err != nil {
+		t.Fatal(err)
+	}
+	other := Order(2000003, &pack)
+	if _, err := e.Orders.UpsertOrder(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(os []sales.Order) (out []int64) {
+		for _, o := range os {
+			out = append(out, o.ID)
+		}
+		return out
+	}
+	inPack, err := e.Orders.OrdersOfPack(ctx, pack)
+	if err != nil || !reflect.DeepEqual(ids(inPack), []int64{2000001, 2000003}) {
+		t.Errorf("orders of pack: %v %v", ids(inPack), err)
+	}
+	own, err := e.Orders.OrdersOfPack(ctx, 2000002)
+	if err != nil || !reflect.DeepEqual(ids(own), []int64{2000002}) {
+		t.Errorf("pack_id null: the order is its own pack: %v %v", ids(own), err)
+	}
+}
