@@ -1,0 +1,185 @@
+// Package fiscalapi serves area F of the spec (fiscal documents of packs and
+// the billing-data request), the pack's after-sale conversation and the
+// caller's notification feed.
+package fiscalapi
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/feria/feria/adapters/httpapi"
+	"github.com/feria/feria/core/fiscal"
+	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/messaging"
+	"github.com/feria/feria/core/notify"
+	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/ports/fiscalport"
+)
+
+// Part is the multipart part holding a file; repeat it for a second file.
+const Part = "fiscal_document"
+
+// Routes mounts the routes with full paths, each with its own
+// authentication (other modules share the prefixes).
+func Routes(app *fiber.App, auth httpapi.Auth, svc fiscalport.Service) {
+	h := handlers{svc: svc}
+	// No token: 403 access_token_not_granted (spec); a bad token: 401.
+	authed := auth.Required(httpapi.AuthErrors{Missing: fiscal.ErrTokenMissing})
+	for _, base := range []string{"/packs/:pack_id/fiscal_documents", "/packs//fiscal_documents"} {
+		app.Post(base+"/billing_info", authed, h.billing)
+		app.Post(base, authed, h.upload)
+		app.Get(base, authed, h.list)
+		app.Delete(base, authed, h.delete)
+		app.Get(base+"/:fiscal_document_id", authed, h.download)
+	}
+	app.Get("/messages/packs/:pack_id", authed, h.messages)
+	app.Get("/my/notifications", authed, h.notifications)
+}
+
+type handlers struct{ svc fiscalport.Service }
+
+func packParam(c *fiber.Ctx) string { return httpapi.Param(c, "pack_id") }
+
+// upload reads the parts named fiscal_document. The app's body limit has
+// already refused a body too large to be a legal upload, unread.
+func (h handlers) upload(c *fiber.Ctx) error {
+	form, err := c.MultipartForm()
+	if err != nil {
+		return fiscal.ErrFileMissing.With("the body must be multipart/form-data with the file in the part fiscal_document").
+			WithCause(Part, "file is missing")
+	}
+	// A part sent with an empty file name arrives as a plain value.
+	if v := form.Value[Part]; len(v) > 0 {
+		return fiscal.ErrFilename.WithCause(Part, "file name is empty")
+	}
+	var files []fiscal.File
+	for _, fh := range form.File[Part] {
+		f, err := fh.Open()
+		if err != nil {
+			return err
+		}
+		data, err := io.ReadAll(f)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		files = append(files, fiscal.File{Name: strings.Clone(fh.Filename), DeclaredType: fh.Header.Get("Content-Type"), Data: data})
+	}
+	ids, err := h.svc.Upload(c.UserContext(), packParam(c), files)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"ids": ids})
+}
+
+type docJSON struct {
+	ID       string    `json:"id"`
+	Date     time.Time `json:"date"`
+	FileType string    `json:"file_type"`
+	Filename string    `json:"filename"`
+}
+
+func (h handlers) list(c *fiber.Ctx) error {
+	packID, docs, err := h.svc.List(c.UserContext(), packParam(c))
+	if err != nil {
+		return err
+	}
+	out := make([]docJSON, len(docs))
+	for i, d := range docs {
+		out[i] = docJSON{ID: d.ID, Date: d.DateCreated, FileType: string(d.FileType), Filename: d.Filename}
+	}
+	return c.JSON(fiber.Map{"pack_id": packID, "fiscal_documents": out})
+}
+
+// download sends the file whole: files are at most 1 MB, and reading them
+// inside the handler keeps the storage stream within the request.
+func (h handlers) download(c *fiber.Ctx) error {
+	d, err := h.svc.Download(c.UserContext(), packParam(c), httpapi.Param(c, "fiscal_document_id"))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	data, err := io.ReadAll(d)
+	if err != nil {
+		return fiscal.ErrFileNotRetrieved.Wrap(err)
+	}
+	c.Set(fiber.HeaderContentType, d.ContentType)
+	c.Set(fiber.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": d.Filename}))
+	return c.Send(data)
+}
+
+func (h handlers) delete(c *fiber.Ctx) error {
+	ids, err := h.svc.Delete(c.UserContext(), packParam(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"message": "Fiscal documents deleted: " + strings.Join(ids, ", ")})
+}
+
+// errBillingBody is the spec's row for an empty or unreadable billing body:
+// 500 internal_server_error.
+var errBillingBody = kernel.E(kernel.Internal, "internal_server_error", "billing request body is empty or unreadable")
+
+func (h handlers) billing(c *fiber.Ctx) error {
+	body := c.Body()
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return errBillingBody.Wrap(errors.New("empty body"))
+	}
+	var b struct {
+		Text *string `json:"text"`
+	}
+	if err := json.Unmarshal(body, &b); err != nil {
+		return errBillingBody.Wrap(err)
+	}
+	text := ""
+	if b.Text != nil {
+		text = *b.Text
+	}
+	m, err := h.svc.RequestBilling(c.UserContext(), packParam(c), text)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"message": "Message " + m.ID + " sent to the buyer"})
+}
+
+func (h handlers) messages(c *fiber.Ctx) error {
+	page, err := httpapi.Paging(c)
+	if err != nil {
+		return err
+	}
+	msgs, p, err := h.svc.Messages(c.UserContext(), packParam(c), page)
+	if err != nil {
+		return err
+	}
+	if msgs == nil {
+		msgs = []messaging.Message{}
+	}
+	return c.JSON(struct {
+		Messages []messaging.Message `json:"messages"`
+		Paging   paging.Page         `json:"paging"`
+	}{msgs, p})
+}
+
+func (h handlers) notifications(c *fiber.Ctx) error {
+	page, err := httpapi.Paging(c)
+	if err != nil {
+		return err
+	}
+	ns, p, err := h.svc.Notifications(c.UserContext(), page)
+	if err != nil {
+		return err
+	}
+	if ns == nil {
+		ns = []notify.Notification{}
+	}
+	return c.JSON(struct {
+		Results []notify.Notification `json:"results"`
+		Paging  paging.Page           `json:"paging"`
+	}{ns, p})
+}

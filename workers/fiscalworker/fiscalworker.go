@@ -1,0 +1,38 @@
+// Package fiscalworker holds the job handlers of the fiscal module: both
+// task types tell the buyer of a pack something, through fiscalport.Jobs.
+package fiscalworker
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/feria/feria/ports/fiscalport"
+	"github.com/feria/feria/workers/tasks"
+)
+
+// Register adds the handlers to a server's mux.
+func Register(handle func(string, asynq.Handler), jobs fiscalport.Jobs) {
+	h := Handler{Jobs: jobs}
+	handle(tasks.TypeFiscalDocumentUploaded, h)
+	handle(tasks.TypeFiscalBillingRequested, h)
+}
+
+// Handler decodes a notice and hands it to the module. A payload that does
+// not decode will never decode: it is archived at once (SkipRetry) instead
+// of being retried; any other failure is retried with asynq's backoff.
+type Handler struct{ Jobs fiscalport.Jobs }
+
+// ProcessTask implements asynq.Handler.
+func (h Handler) ProcessTask(ctx context.Context, t *asynq.Task) error {
+	var n tasks.FiscalNotice
+	if err := json.Unmarshal(t.Payload(), &n); err != nil {
+		return fmt.Errorf("fiscalworker: %s payload: %v: %w", t.Type(), err, asynq.SkipRetry)
+	}
+	if n.ID == "" || n.PackID <= 0 || n.BuyerID <= 0 || n.Kind == "" {
+		return fmt.Errorf("fiscalworker: %s payload lacks id, kind, pack or buyer: %w", t.Type(), asynq.SkipRetry)
+	}
+	return h.Jobs.NotifyBuyer(ctx, n)
+}
