@@ -1,0 +1,65 @@
+package contactsapi
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/feria/feria/adapters/httpapi"
+	"github.com/feria/feria/core/contacts"
+	"github.com/feria/feria/core/paging"
+)
+
+// questionJSON is a question as the buyer and the seller see it.
+type questionJSON struct {
+	ID          int64    `json:"id"`
+	ItemID      string   `json:"item_id"`
+	SellerID    int64    `json:"seller_id"`
+	From        fromJSON `json:"from"`
+	Text        string   `json:"text"`
+	Status      string   `json:"status"`
+	DateCreated string   `json:"date_created"`
+}
+
+type fromJSON struct {
+	ID int64 `json:"id"`
+}
+
+func questionOut(q contacts.AskedQuestion) questionJSON {
+	return questionJSON{ID: q.ID, ItemID: q.ItemID, SellerID: q.SellerID, From: fromJSON{ID: q.FromID},
+		Text: q.Text, Status: q.Status, DateCreated: contacts.FormatDate(q.DateCreated)}
+}
+
+// ask serves POST /questions {item_id, text} for a buyer.
+func (h handlers) ask(c *fiber.Ctx) error {
+	var body struct {
+		ItemID string `json:"item_id"`
+		Text   string `json:"text"`
+	}
+	if err := httpapi.BindJSON(c, &body); err != nil {
+		return err
+	}
+	q, err := h.svc.Ask(c.UserContext(), body.ItemID, body.Text)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(questionOut(q))
+}
+
+// search serves GET /questions/search?item_id=... for the item's seller.
+func (h handlers) search(c *fiber.Ctx) error {
+	p, err := httpapi.Paging(c)
+	if err != nil {
+		return err
+	}
+	qs, page, err := h.svc.Questions(c.UserContext(), httpapi.Query(c, "item_id"), p)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Questions []questionJSON `json:"questions"`
+		Paging    paging.Page    `json:"paging"`
+	}{Questions: make([]questionJSON, len(qs)), Paging: page}
+	for i, q := range qs {
+		out.Questions[i] = questionOut(q)
+	}
+	return c.JSON(out)
+}

@@ -1,0 +1,205 @@
+// Package contactsapi serves area A of the spec (contact statistics of items
+// and sellers), the buyer's questions, and the sandbox's contact events.
+// Every public route answers errors in shape (c) {code, message}.
+package contactsapi
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/feria/feria/adapters/httpapi"
+	"github.com/feria/feria/core/contacts"
+	"github.com/feria/feria/ports/contactsport"
+)
+
+// Routes mounts the contact routes with full paths and per-route
+// middleware: other modules share the /items and /users prefixes.
+func Routes(app *fiber.App, svc contactsport.Service, auth httpapi.Auth) {
+	h := handlers{svc: svc}
+	shape := httpapi.UseShape(httpapi.ShapeContacts)
+	// The spec shows the messaging-app calls with a bearer token and the
+	// others without: a token is accepted there and checked when sent, but
+	// not required (docs/decisions-contacts.md).
+	msg := auth.Optional()
+
+	// Multi-item paths first, so that "contacts" is never read as an item id.
+	app.Get("/items/contacts/questions/time_window", shape, h.multiWindow(contacts.Question))
+	app.Get("/items/contacts/phone_views/time_window", shape, h.multiWindow(contacts.PhoneView))
+	app.Get("/items/contacts/msgapp/time_window", shape, msg, h.multiWindow(contacts.MsgApp))
+
+	app.Get("/items/:item_id/contacts/questions/time_window", shape, h.itemWindow(contacts.Question))
+	app.Get("/items/:item_id/contacts/phone_views/time_window", shape, h.itemWindow(contacts.PhoneView))
+	app.Get("/items/:item_id/contacts/msgapp/time_window", shape, msg, h.itemWindow(contacts.MsgApp))
+	app.Get("/items/:item_id/contacts/questions", shape, h.itemTotal(contacts.Question))
+	app.Get("/items/:item_id/contacts/phone_views", shape, h.itemTotal(contacts.PhoneView))
+	app.Get("/items/:item_id/contacts/msgapp", shape, msg, h.itemTotal(contacts.MsgApp))
+
+	app.Get("/users/:user_id/contacts/questions/time_window", shape, h.userWindow(contacts.Question))
+	app.Get("/users/:user_id/contacts/phone_views/time_window", shape, h.userWindow(contacts.PhoneView))
+	app.Get("/users/:user_id/contacts/msgapp/time_window", shape, msg, h.userWindow(contacts.MsgApp))
+	app.Get("/users/:user_id/contacts/questions", shape, h.userTotal(contacts.Question))
+	app.Get("/users/:user_id/contacts/phone_views", shape, h.userTotal(contacts.PhoneView))
+	app.Get("/users/:user_id/contacts/msgapp", shape, msg, h.userTotal(contacts.MsgApp))
+
+	app.Post("/questions", shape, auth.Required(), h.ask)
+	app.Get("/questions/search", shape, auth.Required(), h.search)
+}
+
+type handlers struct{ svc contactsport.Service }
+
+// totalJSON is a count between two dates.
+type totalJSON struct {
+	DateFrom string `json:"date_from"`
+	DateTo   string `json:"date_to"`
+	ItemID   string `json:"item_id,omitempty"`
+	UserID   string `json:"user_id,omitempty"`
+	Total    int64  `json:"total"`
+}
+
+// windowJSON is a time-window result; Last is a string in messaging-app
+// answers, as the spec shows it.
+type windowJSON struct {
+	ItemID   string       `json:"item_id,omitempty"`
+	UserID   string       `json:"user_id,omitempty"`
+	Total    int64        `json:"total"`
+	DateFrom string       `json:"date_from"`
+	DateTo   string       `json:"date_to"`
+	Last     any          `json:"last"`
+	Unit     string       `json:"unit"`
+	Results  []resultJSON `json:"results"`
+}
+
+type resultJSON struct {
+	Date  string `json:"date"`
+	Total int64  `json:"total"`
+}
+
+func subjectIDs(s contacts.Subject) (item, user string) {
+	if s.Item != "" {
+		return s.Item, ""
+	}
+	return "", strconv.FormatInt(s.User, 10)
+}
+
+func totalOut(t contacts.Total) totalJSON {
+	item, user := subjectIDs(t.Subject)
+	return totalJSON{DateFrom: contacts.FormatDate(t.Range.From), DateTo: contacts.FormatDate(t.Range.To),
+		ItemID: item, UserID: user, Total: t.Total}
+}
+
+func windowOut(w contacts.Window) windowJSON {
+	item, user := subjectIDs(w.Subject)
+	out := windowJSON{ItemID: item, UserID: user, Total: w.Total, DateFrom: contacts.FormatDate(w.From),
+		DateTo: contacts.FormatDate(w.To), Last: w.Last, Unit: string(w.Unit), Results: make([]resultJSON, len(w.Results))}
+	if w.Kind == contacts.MsgApp {
+		out.Last = strconv.Itoa(w.Last)
+	}
+	for i, r := range w.Results {
+		out.Results[i] = resultJSON{Date: contacts.FormatDate(r.Start), Total: r.Total}
+	}
+	return out
+}
+
+func totalQuery(c *fiber.Ctx, k contacts.Kind) contactsport.TotalQuery {
+	return contactsport.TotalQuery{Kind: k, DateFrom: httpapi.Query(c, "date_from"), DateTo: httpapi.Query(c, "date_to")}
+}
+
+func windowQuery(c *fiber.Ctx, k contacts.Kind) contactsport.WindowQuery {
+	return contactsport.WindowQuery{Kind: k, Last: httpapi.Query(c, "last"), Unit: httpapi.Query(c, "unit"),
+		Ending: httpapi.Query(c, "ending"), Order: httpapi.Query(c, "order")}
+}
+
+func (h handlers) itemTotal(k contacts.Kind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		t, err := h.svc.ItemTotal(c.UserContext(), httpapi.Param(c, "item_id"), totalQuery(c, k))
+		if err != nil {
+			return err
+		}
+		return c.JSON(totalOut(t))
+	}
+}
+
+func (h handlers) userTotal(k contacts.Kind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		t, err := h.svc.UserTotal(c.UserContext(), httpapi.Param(c, "user_id"), totalQuery(c, k))
+		if err != nil {
+			return err
+		}
+		return c.JSON(totalOut(t))
+	}
+}
+
+func (h handlers) userWindow(k contacts.Kind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		w, err := h.svc.UserWindow(c.UserContext(), httpapi.Param(c, "user_id"), windowQuery(c, k))
+		if err != nil {
+			return err
+		}
+		return c.JSON(windowOut(w))
+	}
+}
+
+// itemWindow answers one object, or an array when ids is given: the path's
+// item first, then the other ids in the order given.
+func (h handlers) itemWindow(k contacts.Kind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		ids := []string{httpapi.Param(c, "item_id")}
+		raw, multi := queryGiven(c, "ids")
+		if multi {
+			if _, err := contacts.ParseItemID(ids[0]); err != nil {
+				return err
+			}
+			parsed, err := contacts.ParseIDs(raw)
+			if err != nil {
+				return err
+			}
+			for _, id := range parsed {
+				if id != ids[0] {
+					ids = append(ids, id)
+				}
+			}
+		}
+		ws, err := h.svc.ItemWindows(c.UserContext(), ids, windowQuery(c, k))
+		if err != nil {
+			return err
+		}
+		if !multi {
+			return c.JSON(windowOut(ws[0]))
+		}
+		return c.JSON(windowsOut(ws))
+	}
+}
+
+// multiWindow answers an array of windows, one per id of ids.
+func (h handlers) multiWindow(k contacts.Kind) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		ids, err := contacts.ParseIDs(httpapi.Query(c, "ids"))
+		if err != nil {
+			return err
+		}
+		ws, err := h.svc.ItemWindows(c.UserContext(), ids, windowQuery(c, k))
+		if err != nil {
+			return err
+		}
+		return c.JSON(windowsOut(ws))
+	}
+}
+
+func windowsOut(ws []contacts.Window) []windowJSON {
+	out := make([]windowJSON, len(ws))
+	for i, w := range ws {
+		out[i] = windowOut(w)
+	}
+	return out
+}
+
+// queryGiven tells an absent parameter from an empty one.
+func queryGiven(c *fiber.Ctx, name string) (string, bool) {
+	args := c.Context().QueryArgs()
+	if !args.Has(name) {
+		return "", false
+	}
+	return strings.Clone(string(args.Peek(name))), true
+}
