@@ -1,0 +1,356 @@
+package fiscalapi_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/feria/feria/test/apptest"
+)
+
+var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+
+func docsPath(pack any) string { return fmt.Sprintf("/packs/%v/fiscal_documents", pack) }
+
+func TestFiscalDocuments(t *testing.T) {
+	for _, be := range apptest.Both {
+		t.Run(be.Name, func(t *testing.T) {
+			a := apptest.New(t, be)
+			world(t, a)
+			t.Run("Auth", func(t *testing.T) { testAuth(t, a) })
+			t.Run("PackID", func(t *testing.T) { testPackID(t, a) })
+			t.Run("Forbidden", func(t *testing.T) { testForbidden(t, a) })
+			t.Run("Lifecycle", func(t *testing.T) { testLifecycle(t, a) })
+			t.Run("UploadErrors", func(t *testing.T) { testUploadErrors(t, a) })
+			t.Run("Billing", func(t *testing.T) { testBilling(t, a) })
+		})
+	}
+}
+
+func testAuth(t *testing.T, a *apptest.App) {
+	missing := errBody(403, "access_token_not_granted", "access token not granted")
+	p := docsPath(packMLA)
+	for _, c := range []struct{ method, path string }{
+		{"POST", p}, {"GET", p}, {"GET", p + "/x"}, {"DELETE", p}, {"POST", p + "/billing_info"},
+		{"GET", "/messages/packs/1001"}, {"GET", "/my/notifications"},
+	} {
+		wantJSON(t, a.Do(c.method, c.path, nil), 403, missing)
+		wantJSON(t, a.Do(c.method, c.path+"?access_token=nope", nil), 401, errBody(401, "unauthorized", "invalid access token"))
+		wantJSON(t, a.Do(c.method, c.path, nil, apptest.Bearer("nope")...), 401, errBody(401, "unauthorized", "invalid access token"))
+	}
+}
+
+func testPackID(t *testing.T, a *apptest.App) {
+	h := apptest.Bearer(tok(seller))
+	for raw, want := range map[string]string{
+		"abc":                   errBody(400, "bad_request", `pack id must be numeric, got "abc"`, [2]string{"pack_id", "pack_id must be numeric"}),
+		"0":                     errBody(400, "bad_request", "pack id must be positive, got 0", [2]string{"pack_id", "pack_id must be a positive integer"}),
+		"-7":                    errBody(400, "bad_request", "pack id must be positive, got -7", [2]string{"pack_id", "pack_id must be a positive integer"}),
+		"":                      errBody(400, "bad_request", "pack id is empty", [2]string{"pack_id", "pack_id is required"}),
+		fmt.Sprint(orderInPack): errBody(400, "bad_request", "pack 9001 does not exist: no order is part of it", [2]string{"pack_id", "order not part of a pack"}),
+		"777":                   errBody(400, "bad_request", "pack 777 does not exist: no order is part of it", [2]string{"pack_id", "order not part of a pack"}),
+	} {
+		p := docsPath(raw)
+		wantJSON(t, a.Do("GET", p, nil, h...), 400, want)
+		wantJSON(t, a.Do("DELETE", p, nil, h...), 400, want)
+		wantJSON(t, a.Do("GET", p+"/abc", nil, h...), 400, want)
+		wantJSON(t, a.Do("POST", p+"/billing_info", `{"text":"hola"}`, h...), 400, want)
+		wantJSON(t, upload(a, p, tok(seller), pdfFile("f.pdf")), 400, want)
+	}
+}
+
+func testForbidden(t *testing.T, a *apptest.App) {
+	notAuthorized := errBody(403, "forbidden", "caller is not authorized to access the fiscal documents of this pack")
+	sellerOnly := errBody(403, "forbidden", "only the seller of the pack may do this")
+	brazil := errBody(403, "forbidden", "fiscal documents are not available on this site")
+	fulfil := errBody(403, "forbidden", "fiscal documents are not available for Chilean packs shipped by fulfillment")
+	cases := []struct {
+		name  string
+		pack  int
+		token string
+		want  string
+		// which calls: all five unless only is set
+		upload, list, del, billing bool
+	}{
+		{"stranger", packMLA, tok(stranger), notAuthorized, true, true, true, true},
+		{"buyer may not change", packMLA, tok(buyer), sellerOnly, true, false, true, true},
+		{"brazilian caller", packMLB, tok(brSeller), brazil, true, true, true, true},
+		{"brazilian pack, foreign caller", packMLB, tok(seller), brazil, true, true, true, true},
+		{"chilean fulfilment pack", packFulfilment, tok(clSeller), fulfil, true, true, true, true},
+		{"chilean fulfilment pack, buyer", packFulfilment, tok(clBuyer), fulfil, false, true, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := docsPath(c.pack)
+			h := apptest.Bearer(c.token)
+			if c.upload {
+				wantJSON(t, upload(a, p, c.token, pdfFile("f.pdf")), 403, c.want)
+			}
+			if c.list {
+				wantJSON(t, a.Do("GET", p+"?access_token="+c.token, nil), 403, c.want)
+				wantJSON(t, a.Do("GET", p+"/x", nil, h...), 403, c.want)
+			}
+			if c.del {
+				wantJSON(t, a.Do("DELETE", p, nil, h...), 403, c.want)
+			}
+			if c.billing {
+				wantJSON(t, a.Do("POST", p+"/billing_info", `{"text":"hola"}`, h...), 403, c.want)
+			}
+		})
+	}
+	// Not fulfilment on the Chilean site: allowed.
+	r := upload(a, docsPath(packMLC), tok(clSeller), pdfFile("cl.pdf"))
+	if r.Status != 201 {
+		t.Fatalf("chilean drop_off pack: %d %s", r.Status, r.Body)
+	}
+}
+
+type listAnswer struct {
+	PackID int64 `json:"pack_id"`
+	Docs   []struct {
+		ID       string    `json:"id"`
+		Date     time.Time `json:"date"`
+		FileType string    `json:"file_type"`
+		Filename string    `json:"filename"`
+	} `json:"fiscal_documents"`
+}
+
+// testLifecycle walks the state table: none → 1 document → 2 → 409s →
+// deleted → empty list → 404 on a second delete, with both roles and both
+// token carriers.
+func testLifecycle(t *testing.T, a *apptest.App) {
+	p := docsPath(orderAlone)
+	sh, bh := apptest.Bearer(tok(seller)), apptest.Bearer(tok(buyer))
+	noDocs := errBody(404, "not_found", "the pack has no fiscal documents")
+	wantJSON(t, a.Do("GET", p, nil, sh...), 404, noDocs)
+	wantJSON(t, a.Do("GET", p+"?access_token="+tok(buyer), nil), 404, noDocs)
+	wantJSON(t, a.Do("DELETE", p, nil, sh...), 404, noDocs)
+
+	// none → 1 document (a lone PDF)
+	r := upload(a, p, tok(seller), pdfFile("factura A-0001.pdf"))
+	var up struct{ IDs []string }
+	if r.Status != 201 || json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 || !strings.HasPrefix(up.IDs[0], "101_") || !uuidRE.MatchString(up.IDs[0][4:]) {
+		t.Fatalf("upload: %d %s", r.Status, r.Body)
+	}
+	pdfID := up.IDs[0][4:]
+	// same type again → 409 (state table)
+	wantJSON(t, upload(a, p, tok(seller), pdfFile("again.pdf")), 409, errBody(409, "conflict", "the pack already has a pdf file"))
+	// 1 → 2: the XML beside its stored PDF
+	r = upload(a, p, tok(seller), part{"fiscal_document", "factura.xml", "text/xml", xmlBytes})
+	if r.Status != 201 || json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 || !strings.HasPrefix(up.IDs[0], "101_") {
+		t.Fatalf("xml upload: %d %s", r.Status, r.Body)
+	}
+	xmlID := up.IDs[0][4:]
+	// a third file → 409
+	wantJSON(t, upload(a, p, tok(seller), pdfFile("third.pdf")), 409, errBody(409, "conflict", "the pack already has the maximum number of files"))
+
+	// seller (header) and buyer (query) see both, with plain uuids
+	for _, r := range []apptest.Response{a.Do("GET", p, nil, sh...), a.Do("GET", p+"?access_token="+tok(buyer), nil)} {
+		var l listAnswer
+		r.JSON(t, &l)
+		if r.Status != 200 || l.PackID != orderAlone || len(l.Docs) != 2 || l.Docs[0].ID != pdfID || l.Docs[0].FileType != "pdf" ||
+			l.Docs[0].Filename != "factura A-0001.pdf" || l.Docs[1].ID != xmlID || l.Docs[1].FileType != "xml" || l.Docs[0].Date.IsZero() {
+			t.Fatalf("list: %d %s", r.Status, r.Body)
+		}
+	}
+	// downloads, by either id form, either role
+	for _, c := range []struct {
+		id    string
+		h     []string
+		ct    string
+		body  []byte
+		fname string
+	}{
+		{pdfID, bh, "application/pdf", pdfBytes, `attachment; filename="factura A-0001.pdf"`},
+		{"101_" + pdfID, sh, "application/pdf", pdfBytes, `attachment; filename="factura A-0001.pdf"`},
+		{xmlID, bh, "application/xml", xmlBytes, `attachment; filename=factura.xml`},
+	} {
+		r := a.Do("GET", p+"/"+c.id, nil, c.h...)
+		if r.Status != 200 || r.Header.Get("Content-Type") != c.ct || !bytes.Equal(r.Body, c.body) || r.Header.Get("Content-Disposition") != c.fname {
+			t.Fatalf("download %s: %d %v %q", c.id, r.Status, r.Header, r.Body)
+		}
+	}
+	wantJSON(t, a.Do("GET", p+"/"+"00000000-0000-4000-8000-000000000000", nil, bh...), 400,
+		errBody(400, "bad_request", "fiscal document 00000000-0000-4000-8000-000000000000 does not exist in pack 9004",
+			[2]string{"fiscal_document_id", "fiscal document id does not exist"}))
+	wantJSON(t, a.Do("GET", p+"/999_"+pdfID, nil, bh...), 400,
+		errBody(400, "bad_request", "fiscal document 999_"+pdfID+" does not exist in pack 9004",
+			[2]string{"fiscal_document_id", "fiscal document id does not exist"}))
+
+	// delete: buyer refused; seller removes its documents (query carrier)
+	wantJSON(t, a.Do("DELETE", p, nil, bh...), 403, errBody(403, "forbidden", "only the seller of the pack may do this"))
+	wantJSON(t, a.Do("DELETE", p+"?access_token="+tok(seller), nil), 200,
+		fmt.Sprintf(`{"message": "Fiscal documents deleted: 101_%s, 101_%s"}`, pdfID, xmlID))
+	// removed documents: an empty list, not a 404
+	wantJSON(t, a.Do("GET", p, nil, sh...), 200, fmt.Sprintf(`{"pack_id": %d, "fiscal_documents": []}`, orderAlone))
+	wantJSON(t, a.Do("GET", p, nil, bh...), 200, fmt.Sprintf(`{"pack_id": %d, "fiscal_documents": []}`, orderAlone))
+	wantJSON(t, a.Do("GET", p+"/"+pdfID, nil, sh...), 400,
+		errBody(400, "bad_request", "fiscal document "+pdfID+" does not exist in pack 9004", [2]string{"fiscal_document_id", "fiscal document id does not exist"}))
+	wantJSON(t, a.Do("DELETE", p, nil, sh...), 404, noDocs)
+
+	// none → 2 documents in one request; the file gone from storage → 404
+	r = upload(a, p, tok(seller), pdfFile("b.pdf"), xmlFile("b.xml"))
+	if r.Status != 201 || json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 2 {
+		t.Fatalf("pdf+xml: %d %s", r.Status, r.Body)
+	}
+	if err := a.Deps.Blobs.Delete(t.Context(), fmt.Sprintf("fiscal/%d/%s", orderAlone, up.IDs[0][4:])); err != nil {
+		t.Fatal(err)
+	}
+	wantJSON(t, a.Do("GET", p+"/"+up.IDs[0][4:], nil, bh...), 404, errBody(404, "not_found", "the file could not be retrieved from storage; retry"))
+}
+
+func testUploadErrors(t *testing.T, a *apptest.App) {
+	p := docsPath(packMLA)
+	s := tok(seller)
+	big := append(append([]byte{}, pdfBytes...), bytes.Repeat([]byte("x"), 1_000_001-len(pdfBytes))...)
+	c := func(field, msg string) [2]string { return [2]string{field, msg} }
+	cases := []struct {
+		name   string
+		parts  []part
+		status int
+		body   string
+	}{
+		{"missing part", []part{{"other", "a.pdf", "application/pdf", pdfBytes}}, 400,
+			errBody(400, "bad_request", "file is missing: send it in the multipart part fiscal_document")},
+		{"empty file", []part{{"fiscal_document", "a.pdf", "application/pdf", nil}}, 400,
+			errBody(400, "bad_request", "file a.pdf is empty", c("fiscal_document[0]", "file is empty"))},
+		{"empty file name", []part{{"fiscal_document", "", "application/pdf", pdfBytes}}, 400,
+			errBody(400, "bad_request", "file name is empty", c("fiscal_document", "file name is empty"))},
+		{"type not allowed", []part{{"fiscal_document", "a.png", "image/png", pdfBytes}}, 400,
+			errBody(400, "bad_request", "file type image/png is not allowed; send application/pdf, application/xml or text/xml", c("fiscal_document[0]", "file type not allowed"))},
+		{"pdf declared as xml", []part{{"fiscal_document", "a.xml", "application/xml", pdfBytes}}, 400,
+			errBody(400, "bad_request", "file a.xml is declared as xml but its content is pdf", c("fiscal_document[0]", "declared type does not match the content"))},
+		{"xml with trailing garbage", []part{pdfFile("a.pdf"), {"fiscal_document", "a.xml", "text/xml", append(append([]byte{}, xmlBytes...), "junk"...)}}, 400,
+			errBody(400, "bad_request", "file a.xml is neither a PDF nor a well-formed XML document", c("fiscal_document[1]", "file content not allowed"))},
+		{"1 MB + 1 byte", []part{{"fiscal_document", "big.pdf", "application/pdf", big}}, 400,
+			errBody(400, "bad_request", "file big.pdf has 1000001 bytes; a PDF may have at most 1000000", c("fiscal_document[0]", "file too large"))},
+		{"three files", []part{pdfFile("a.pdf"), xmlFile("a.xml"), pdfFile("b.pdf")}, 400,
+			errBody(400, "bad_request", "at most 2 files per request, got 3")},
+		{"two of a type", []part{pdfFile("a.pdf"), pdfFile("b.pdf")}, 409,
+			errBody(409, "conflict", "more than one pdf file in one request")},
+		{"lone xml", []part{xmlFile("a.xml")}, 400,
+			errBody(400, "bad_request", "a lone file must be a PDF; an XML is accepted only with its PDF, or once the pack holds it")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { wantJSON(t, upload(a, p, s, tc.parts...), tc.status, tc.body) })
+	}
+	t.Run("not multipart", func(t *testing.T) {
+		wantJSON(t, uploadRaw(a, p, s, "application/pdf", pdfBytes), 400,
+			errBody(400, "bad_request", "the body must be multipart/form-data with the file in the part fiscal_document", c("fiscal_document", "file is missing")))
+	})
+	t.Run("body over 4 MiB", func(t *testing.T) {
+		// fiber's Test reports fasthttp's refusal as an error; over a real
+		// connection the client gets the rendered answer, sent as soon as
+		// the Content-Length is read, before the body.
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		go a.HTTP.Listener(l) //nolint:errcheck // ends with the listener
+		t.Cleanup(func() { l.Close() })
+		// Only the head is sent: the answer must come without the 5 MiB.
+		conn, err := net.Dial("tcp", l.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: feria\r\nContent-Type: multipart/form-data; boundary=x\r\n"+
+			"Authorization: Bearer %s\r\nContent-Length: %d\r\n\r\n", p, s, 5<<20)
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		wantJSON(t, apptest.Response{Status: res.StatusCode, Body: b}, 400, errBody(400, "bad_request", "request body too large"))
+	})
+	// nothing of the refused uploads is stored
+	wantJSON(t, a.Do("GET", p, nil, apptest.Bearer(s)...), 404, errBody(404, "not_found", "the pack has no fiscal documents"))
+	t.Run("exactly 10^6 bytes", func(t *testing.T) {
+		r := upload(a, p, s, part{"fiscal_document", "max.pdf", "", big[:1_000_000]})
+		if r.Status != 201 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+	})
+	t.Run("pdf and xml beside a stored pdf", func(t *testing.T) {
+		wantJSON(t, upload(a, p, s, pdfFile("a.pdf"), xmlFile("a.xml")), 409,
+			errBody(409, "conflict", "the pack already has the maximum number of files"))
+	})
+}
+
+func testBilling(t *testing.T, a *apptest.App) {
+	p := docsPath(packMLA) + "/billing_info"
+	sh := apptest.Bearer(tok(seller))
+	internal := func(r apptest.Response) {
+		t.Helper()
+		var e struct {
+			Message, Error string
+			Status         int
+		}
+		r.JSON(t, &e)
+		if r.Status != 500 || e.Error != "internal_server_error" || e.Status != 500 || !strings.HasPrefix(e.Message, "internal server error (request id ") {
+			t.Fatalf("got %d %s", r.Status, r.Body)
+		}
+	}
+	internal(a.Do("POST", p, nil, sh...))
+	internal(a.Do("POST", p, "  ", sh...))
+	internal(a.Do("POST", p, "{not json", sh...))
+	internal(a.Do("POST", p, `{"text": 5}`, sh...))
+	wantJSON(t, a.Do("POST", p, `{"text": ""}`, sh...), 400, errBody(400, "bad_request", "text must not be empty", [2]string{"text", "text is required"}))
+	wantJSON(t, a.Do("POST", p, `{}`, sh...), 400, errBody(400, "bad_request", "text must not be empty", [2]string{"text", "text is required"}))
+	wantJSON(t, a.Do("POST", p, map[string]string{"text": strings.Repeat("é", 501)}, sh...), 400,
+		errBody(400, "bad_request", "text has 501 characters; at most 500 are allowed", [2]string{"text", "text too long"}))
+	for text, rule := range map[string][2]string{
+		"Mandame tus datos por <a href='x'>acá</a>":   {"html", "html is not allowed in messages"},
+		"Seguinos en instagram.com/tienda":            {"social_network_link", "links to social networks are not allowed in messages"},
+		"Completá el formulario en https://bit.ly/x1": {"shortened_link", "shortened links are not allowed in messages"},
+		"Dale idiota, mandá los datos":                {"offensive_language", "offensive language is not allowed in messages"},
+	} {
+		wantJSON(t, a.Do("POST", p, map[string]string{"text": text}, sh...), 406, errBody(406, "not_acceptable", rule[1], rule))
+	}
+	wantJSON(t, a.Do("POST", docsPath(packMuted)+"/billing_info", `{"text":"hola"}`, apptest.Bearer(tok(mutedSeller))...), 403,
+		errBody(403, "forbidden", "the caller may not use messaging"))
+
+	wantJSON(t, a.Do("GET", "/messages/packs/1001", nil, sh...), 200, `{"messages": [], "paging": {"total": 0, "offset": 0, "limit": 50}}`)
+	text := strings.Repeat("ñ", 480) + " CUIT?"
+	var ids []string
+	for _, txt := range []string{text, "Segundo pedido: razón social y CUIT, por favor."} {
+		r := a.Do("POST", p+"?access_token="+tok(seller), map[string]string{"text": txt})
+		var ans struct{ Message string }
+		r.JSON(t, &ans)
+		id := strings.TrimSuffix(strings.TrimPrefix(ans.Message, "Message "), " sent to the buyer")
+		if r.Status != 201 || !uuidRE.MatchString(id) {
+			t.Fatalf("billing: %d %s", r.Status, r.Body)
+		}
+		ids = append(ids, id)
+	}
+	for _, h := range [][]string{sh, apptest.Bearer(tok(buyer))} {
+		r := a.Do("GET", "/messages/packs/1001?limit=1", nil, h...)
+		var ans struct {
+			Messages []struct {
+				ID         string `json:"id"`
+				PackID     int64  `json:"pack_id"`
+				FromUserID int64  `json:"from_user_id"`
+				ToUserID   int64  `json:"to_user_id"`
+				Text       string `json:"text"`
+			}
+			Paging struct{ Total, Offset, Limit int }
+		}
+		r.JSON(t, &ans)
+		if r.Status != 200 || len(ans.Messages) != 1 || ans.Messages[0].ID != ids[0] || ans.Messages[0].Text != text ||
+			ans.Messages[0].FromUserID != seller || ans.Messages[0].ToUserID != buyer || ans.Paging.Total != 2 || ans.Paging.Limit != 1 {
+			t.Fatalf("messages: %d %s", r.Status, r.Body)
+		}
+	}
+	wantJSON(t, a.Do("GET", "/messages/packs/1001", nil, apptest.Bearer(tok(stranger))...), 403,
+		errBody(403, "forbidden", "caller is neither the seller nor the buyer of the pack"))
+}
