@@ -1,0 +1,97 @@
+// Package brandssvc implements the brands use cases the sandbox needs:
+// storing official stores and the users bound to them.
+package brandssvc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/feria/feria/core/brands"
+	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/ports/accountport"
+	"github.com/feria/feria/ports/brandsport"
+)
+
+// Service implements brandsport.Service.
+type Service struct {
+	store brandsport.Store
+	users accountport.Service
+	clock kernel.Clock
+}
+
+var _ brandsport.Service = (*Service)(nil)
+
+// New returns the brands service.
+func New(store brandsport.Store, users accountport.Service, clock kernel.Clock) *Service {
+	return &Service{store: store, users: users, clock: clock}
+}
+
+// PutBrand fills defaults, validates a brand, checks its users and stores
+// it; date_created is kept, last_updated is now.
+func (s *Service) PutBrand(ctx context.Context, b brands.Brand) (brands.Brand, error) {
+	if b.Type == "" {
+		b.Type = "normal"
+	}
+	if b.Status == "" {
+		b.Status = "active"
+	}
+	if b.FantasyName == "" {
+		b.FantasyName = b.Name
+	}
+	b.NormalizedName = brands.NormalizeName(b.Name)
+	if b.Users == nil {
+		b.Users = []int64{}
+	}
+	if b.Pictures == nil {
+		b.Pictures = []brands.Picture{}
+	}
+	if b.CategoriesIDs == nil {
+		b.CategoriesIDs = []string{}
+	}
+	if b.MainCategories == nil {
+		b.MainCategories = []brands.CategoryRef{}
+		for _, c := range b.CategoriesIDs {
+			b.MainCategories = append(b.MainCategories, brands.CategoryRef{ID: c})
+		}
+	}
+	if b.Tags == nil {
+		b.Tags = []string{}
+	}
+	if err := b.Validate(); err != nil {
+		return b, err
+	}
+	for i, u := range b.Users {
+		if _, err := s.users.User(ctx, u); kernel.KindOf(err) == kernel.NotExist {
+			msg := fmt.Sprintf("user %d does not exist", u)
+			return b, brands.ErrInvalidBrand.With(msg).WithCause(fmt.Sprintf("users[%d]", i), msg)
+		} else if err != nil {
+			return b, err
+		}
+	}
+	now := s.clock.Now()
+	b.DateCreated, b.LastUpdated = now, now
+	if old, err := s.store.Brand(ctx, b.ID); err == nil {
+		b.DateCreated = old.DateCreated
+	} else if !errors.Is(err, brandsport.ErrNotFound) {
+		return b, err
+	}
+	if err := s.store.UpsertBrand(ctx, b); err != nil {
+		return b, err
+	}
+	return s.Brand(ctx, b.ID)
+}
+
+// Brand returns a stored brand.
+func (s *Service) Brand(ctx context.Context, id int64) (brands.Brand, error) {
+	b, err := s.store.Brand(ctx, id)
+	if errors.Is(err, brandsport.ErrNotFound) {
+		return b, brands.ErrBrandNotFound.Wrap(err)
+	}
+	return b, err
+}
+
+// BrandsOfUser lists the brands bound to a user.
+func (s *Service) BrandsOfUser(ctx context.Context, userID int64) ([]brands.Brand, error) {
+	return s.store.BrandsOfUser(ctx, userID)
+}

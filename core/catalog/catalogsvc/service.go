@@ -1,0 +1,282 @@
+// Package catalogsvc implements the catalog use cases: the sandbox's puts of
+// categories, domains, products and items, and the public item reads.
+package catalogsvc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/feria/feria/core/catalog"
+	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/ports/accountport"
+	"github.com/feria/feria/ports/catalogport"
+)
+
+// Service implements catalogport.Service.
+type Service struct {
+	store catalogport.Store
+	users accountport.Service
+	clock kernel.Clock
+}
+
+var _ catalogport.Service = (*Service)(nil)
+
+// New returns the catalog service.
+func New(store catalogport.Store, users accountport.Service, clock kernel.Clock) *Service {
+	return &Service{store: store, users: users, clock: clock}
+}
+
+// Errors of the item search.
+var (
+	ErrNotSeller   = kernel.E(kernel.Permission, "forbidden", "the caller may only search its own items")
+	ErrNoCaller    = kernel.E(kernel.Unauthenticated, "unauthorized", "access token required")
+	ErrInvalidTags = kernel.E(kernel.Invalid, "bad_request", "invalid tags")
+)
+
+// missing turns a store's ErrNotFound into e, anything else passes.
+func missing(err error, e *kernel.Error) error {
+	if errors.Is(err, catalogport.ErrNotFound) {
+		return e.Wrap(err)
+	}
+	return err
+}
+
+// PutCategory validates and stores a category; date_created is kept.
+func (s *Service) PutCategory(ctx context.Context, c catalog.Category) (catalog.Category, error) {
+	if c.AcceptedShippingMethods == nil {
+		c.AcceptedShippingMethods = []int64{}
+	}
+	if c.ShippingPreferences.Logistics == nil {
+		c.ShippingPreferences.Logistics = []catalog.Logistic{}
+	}
+	for i := range c.ShippingPreferences.Logistics {
+		if c.ShippingPreferences.Logistics[i].Types == nil {
+			c.ShippingPreferences.Logistics[i].Types = []string{}
+		}
+	}
+	if err := catalog.ValidateCategory(c); err != nil {
+		return c, err
+	}
+	now := s.clock.Now()
+	c.DateCreated, c.LastModified = now, now
+	if old, err := s.store.Category(ctx, c.ID); err == nil {
+		c.DateCreated = old.DateCreated
+	} else if !errors.Is(err, catalogport.ErrNotFound) {
+		return c, err
+	}
+	if err := s.store.UpsertCategory(ctx, c); err != nil {
+		return c, err
+	}
+	return s.Category(ctx, c.ID)
+}
+
+// Category returns a stored category.
+func (s *Service) Category(ctx context.Context, id string) (catalog.Category, error) {
+	c, err := s.store.Category(ctx, id)
+	return c, missing(err, catalog.ErrCategoryNotFound)
+}
+
+// PutDomain validates and stores a domain.
+func (s *Service) PutDomain(ctx context.Context, d catalog.Domain) (catalog.Domain, error) {
+	if d.Compatibilities == nil {
+		d.Compatibilities = []catalog.DomainCompatibility{}
+	}
+	for i := range d.Compatibilities {
+		c := &d.Compatibilities[i]
+		if c.Restrictions == nil {
+			c.Restrictions = []any{}
+		}
+		if c.Categories == nil {
+			c.Categories = []catalog.DomainCategory{}
+		}
+		if c.RestrictionValues == nil {
+			c.RestrictionValues = []catalog.RestrictionValue{}
+		}
+		for j := range c.RestrictionValues {
+			if c.RestrictionValues[j].Values == nil {
+				c.RestrictionValues[j].Values = []catalog.ValueEntry{}
+			}
+		}
+	}
+	if err := catalog.ValidateDomain(d); err != nil {
+		return d, err
+	}
+	if err := s.store.UpsertDomain(ctx, d); err != nil {
+		return d, err
+	}
+	return s.Domain(ctx, d.ID)
+}
+
+// Domain returns a stored domain.
+func (s *Service) Domain(ctx context.Context, id string) (catalog.Domain, error) {
+	d, err := s.store.Domain(ctx, id)
+	return d, missing(err, catalog.ErrDomainNotFound)
+}
+
+// PutProduct validates and stores a product; its domain must exist.
+func (s *Service) PutProduct(ctx context.Context, p catalog.Product) (catalog.Product, error) {
+	if p.Attributes == nil {
+		p.Attributes = []catalog.ProductAttribute{}
+	}
+	if err := catalog.ValidateProduct(p); err != nil {
+		return p, err
+	}
+	if _, err := s.store.Domain(ctx, p.DomainID); err != nil {
+		if errors.Is(err, catalogport.ErrNotFound) {
+			return p, catalog.ErrInvalidProduct.Withf("domain %s does not exist", p.DomainID).
+				WithCause("domain_id", fmt.Sprintf("domain %s does not exist", p.DomainID))
+		}
+		return p, err
+	}
+	if err := s.store.UpsertProduct(ctx, p); err != nil {
+		return p, err
+	}
+	return s.Product(ctx, p.ID)
+}
+
+// Product returns a stored product.
+func (s *Service) Product(ctx context.Context, id string) (catalog.Product, error) {
+	p, err := s.store.Product(ctx, id)
+	return p, missing(err, catalog.ErrProductNotFound)
+}
+
+// PutItem fills an item's defaults, validates it, checks its seller and
+// category and stores it; computed tags and attributes are never stored.
+func (s *Service) PutItem(ctx context.Context, it catalog.Item) (catalog.ItemView, error) {
+	s.defaults(&it)
+	if err := catalog.ValidateItem(it); err != nil {
+		return catalog.ItemView{}, err
+	}
+	seller, err := s.users.User(ctx, it.SellerID)
+	switch {
+	case kernel.KindOf(err) == kernel.NotExist:
+		msg := fmt.Sprintf("seller %d does not exist", it.SellerID)
+		return catalog.ItemView{}, catalog.ErrInvalidItem.With(msg).WithCause("seller_id", msg)
+	case err != nil:
+		return catalog.ItemView{}, err
+	case seller.SiteID != it.SiteID:
+		msg := fmt.Sprintf("seller %d is a user of site %s, not %s", it.SellerID, seller.SiteID, it.SiteID)
+		return catalog.ItemView{}, catalog.ErrInvalidItem.With(msg).WithCause("seller_id", msg)
+	}
+	cat, err := s.store.Category(ctx, it.CategoryID)
+	if errors.Is(err, catalogport.ErrNotFound) {
+		msg := fmt.Sprintf("category %s does not exist", it.CategoryID)
+		return catalog.ItemView{}, catalog.ErrInvalidItem.With(msg).WithCause("category_id", msg)
+	}
+	if err != nil {
+		return catalog.ItemView{}, err
+	}
+	if it.DomainID == "" {
+		it.DomainID = cat.DomainID
+	}
+	now := s.clock.Now()
+	it.DateCreated, it.LastUpdated = now, now
+	if old, err := s.store.Item(ctx, it.ID); err == nil {
+		it.DateCreated = old.DateCreated
+	} else if !errors.Is(err, catalogport.ErrNotFound) {
+		return catalog.ItemView{}, err
+	}
+	if err := s.store.UpsertItem(ctx, it); err != nil {
+		return catalog.ItemView{}, err
+	}
+	return s.ItemView(ctx, it.ID)
+}
+
+// defaults fills what an item body may leave out and drops what the service
+// computes itself.
+func (s *Service) defaults(it *catalog.Item) {
+	if it.Status == "" {
+		it.Status = "active"
+	}
+	if it.CurrencyID == "" {
+		if site, ok := kernel.LookupSite(it.SiteID); ok {
+			it.CurrencyID = site.Currency
+		}
+	}
+	if it.Condition == "" {
+		it.Condition = "new"
+	}
+	if it.ListingTypeID == "" {
+		it.ListingTypeID = "gold_special"
+	}
+	tags := []string{}
+	for _, t := range it.Tags {
+		if t != catalog.TagIncomplete && t != catalog.TagPending {
+			tags = append(tags, t)
+		}
+	}
+	it.Tags = tags
+	attrs := []catalog.ItemAttribute{}
+	for _, a := range it.Attributes {
+		if a.ID == catalog.AttrHasCompatibilities {
+			continue
+		}
+		if a.Values == nil {
+			a.Values = []catalog.AttributeValue{}
+		}
+		attrs = append(attrs, a)
+	}
+	it.Attributes = attrs
+	if it.DealIDs == nil {
+		it.DealIDs = []string{}
+	}
+	sh := &it.Shipping
+	if sh.Mode == "" {
+		sh.Mode = "not_specified"
+	}
+	if sh.Methods == nil {
+		sh.Methods = []any{}
+	}
+	if sh.Costs == nil {
+		sh.Costs = []any{}
+	}
+	if sh.FreeMethods == nil {
+		sh.FreeMethods = []catalog.FreeMethod{}
+	}
+	if sh.Tags == nil {
+		sh.Tags = []string{}
+	}
+}
+
+// Item returns a stored item.
+func (s *Service) Item(ctx context.Context, id string) (catalog.Item, error) {
+	it, err := s.store.Item(ctx, id)
+	return it, missing(err, catalog.ErrItemNotFound)
+}
+
+// ItemView returns the item resource of the public API.
+func (s *Service) ItemView(ctx context.Context, id string) (catalog.ItemView, error) {
+	it, err := s.Item(ctx, id)
+	if err != nil {
+		return catalog.ItemView{}, err
+	}
+	f, err := s.store.ItemFacts(ctx, id)
+	if err != nil {
+		return catalog.ItemView{}, missing(err, catalog.ErrItemNotFound)
+	}
+	return catalog.View(it, f), nil
+}
+
+// SearchItems lists a seller's item ids; only the seller may search them.
+func (s *Service) SearchItems(ctx context.Context, q catalog.ItemQuery, page paging.Request) (catalogport.SearchResult, error) {
+	caller, ok := kernel.CallerFrom(ctx)
+	if !ok {
+		return catalogport.SearchResult{}, ErrNoCaller
+	}
+	if caller.UserID != q.SellerID {
+		return catalogport.SearchResult{}, ErrNotSeller.Withf("the caller (user %d) may only search its own items, not those of seller %d", caller.UserID, q.SellerID)
+	}
+	for _, t := range q.Tags {
+		if t != catalog.TagIncomplete && t != catalog.TagPending {
+			msg := fmt.Sprintf("tags must be %s or %s, got %q", catalog.TagIncomplete, catalog.TagPending, t)
+			return catalogport.SearchResult{}, ErrInvalidTags.With(msg).WithCause("tags", msg)
+		}
+	}
+	ids, total, err := s.store.SearchItems(ctx, q, page)
+	if err != nil {
+		return catalogport.SearchResult{}, err
+	}
+	return catalogport.SearchResult{IDs: ids, Page: page.Of(total)}, nil
+}

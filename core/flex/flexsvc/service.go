@@ -1,0 +1,102 @@
+// Package flexsvc implements the local delivery use cases the sandbox
+// needs: storing subscriptions (with default configuration) and shipments.
+package flexsvc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/feria/feria/core/flex"
+	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/ports/accountport"
+	"github.com/feria/feria/ports/flexport"
+	"github.com/feria/feria/ports/salesport"
+)
+
+// Service implements flexport.Service.
+type Service struct {
+	store  flexport.Store
+	users  accountport.Service
+	orders salesport.Service
+	clock  kernel.Clock
+}
+
+var _ flexport.Service = (*Service)(nil)
+
+// New returns the flex service.
+func New(store flexport.Store, users accountport.Service, orders salesport.Service, clock kernel.Clock) *Service {
+	return &Service{store: store, users: users, orders: orders, clock: clock}
+}
+
+// PutSubscription completes a subscription with defaults, validates it,
+// checks its user and stores it; creation_date is kept.
+func (s *Service) PutSubscription(ctx context.Context, sub flex.Subscription) (flex.Subscription, error) {
+	sub = sub.WithDefaults()
+	sub.ID = sub.ServiceID
+	if err := sub.Validate(); err != nil {
+		return sub, err
+	}
+	if _, err := s.users.User(ctx, sub.UserID); kernel.KindOf(err) == kernel.NotExist {
+		msg := fmt.Sprintf("user %d does not exist", sub.UserID)
+		return sub, flex.ErrInvalidSubscription.With(msg).WithCause("user_id", msg)
+	} else if err != nil {
+		return sub, err
+	}
+	sub.CreationDate = s.clock.Now()
+	if old, err := s.store.Subscription(ctx, sub.ServiceID); err == nil {
+		sub.CreationDate = old.CreationDate
+	} else if !errors.Is(err, flexport.ErrNotFound) {
+		return sub, err
+	}
+	if err := s.store.UpsertSubscription(ctx, sub); err != nil {
+		return sub, err
+	}
+	return s.Subscription(ctx, sub.ServiceID)
+}
+
+// Subscription returns a stored subscription.
+func (s *Service) Subscription(ctx context.Context, serviceID int64) (flex.Subscription, error) {
+	sub, err := s.store.Subscription(ctx, serviceID)
+	if errors.Is(err, flexport.ErrNotFound) {
+		return sub, flex.ErrSubscriptionNotFound.Wrap(err)
+	}
+	return sub, err
+}
+
+// SubscriptionsOfUser lists a user's subscriptions.
+func (s *Service) SubscriptionsOfUser(ctx context.Context, userID int64) ([]flex.Subscription, error) {
+	return s.store.SubscriptionsOfUser(ctx, userID)
+}
+
+// PutShipment validates a shipment, checks its order and stores it.
+func (s *Service) PutShipment(ctx context.Context, sh flex.Shipment) (flex.Shipment, error) {
+	if err := sh.Validate(); err != nil {
+		return sh, err
+	}
+	o, err := s.orders.Order(ctx, sh.OrderID)
+	if kernel.KindOf(err) == kernel.NotExist {
+		msg := fmt.Sprintf("order %d does not exist", sh.OrderID)
+		return sh, flex.ErrInvalidShipment.With(msg).WithCause("order_id", msg)
+	}
+	if err != nil {
+		return sh, err
+	}
+	if o.SiteID != sh.SiteID {
+		msg := fmt.Sprintf("order %d is of site %s, not %s", sh.OrderID, o.SiteID, sh.SiteID)
+		return sh, flex.ErrInvalidShipment.With(msg).WithCause("site_id", msg)
+	}
+	if err := s.store.UpsertShipment(ctx, sh); err != nil {
+		return sh, err
+	}
+	return s.Shipment(ctx, sh.ID)
+}
+
+// Shipment returns a stored shipment.
+func (s *Service) Shipment(ctx context.Context, id int64) (flex.Shipment, error) {
+	sh, err := s.store.Shipment(ctx, id)
+	if errors.Is(err, flexport.ErrNotFound) {
+		return sh, flex.ErrShipmentNotFound.Wrap(err)
+	}
+	return sh, err
+}

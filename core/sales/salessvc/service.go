@@ -1,0 +1,109 @@
+// Package salessvc implements the sales use cases: storing orders (sandbox)
+// and telling the observers of orders, in the same transaction.
+package salessvc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/sales"
+	"github.com/feria/feria/ports/accountport"
+	"github.com/feria/feria/ports/catalogport"
+	"github.com/feria/feria/ports/salesport"
+)
+
+// Tx runs a unit of work in one transaction.
+type Tx interface {
+	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
+}
+
+// Service implements salesport.Service.
+type Service struct {
+	orders    salesport.Orders
+	users     accountport.Service
+	items     catalogport.Service
+	observers []salesport.OrderObserver
+	tx        Tx
+	clock     kernel.Clock
+}
+
+var _ salesport.Service = (*Service)(nil)
+
+// New returns the sales service.
+func New(orders salesport.Orders, users accountport.Service, items catalogport.Service, tx Tx, clock kernel.Clock, observers ...salesport.OrderObserver) *Service {
+	return &Service{orders: orders, users: users, items: items, tx: tx, clock: clock, observers: observers}
+}
+
+func invalid(field, format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	return sales.ErrInvalidOrder.With(msg).WithCause(field, msg)
+}
+
+// PutOrder validates an order, checks its users and items, stores it and
+// tells every observer, all in one transaction.
+func (s *Service) PutOrder(ctx context.Context, o sales.Order) (sales.Order, error) {
+	if o.Items == nil {
+		o.Items = []sales.OrderItem{}
+	}
+	if sel := o.CompatibilitySelection; sel != nil && sel.LabelValues == nil {
+		sel.LabelValues = []sales.LabelValue{}
+	}
+	if err := o.Validate(); err != nil {
+		return o, err
+	}
+	for _, u := range []struct {
+		field string
+		id    int64
+	}{{"seller_id", o.SellerID}, {"buyer_id", o.BuyerID}} {
+		if _, err := s.users.User(ctx, u.id); kernel.KindOf(err) == kernel.NotExist {
+			return o, invalid(u.field, "user %d does not exist", u.id)
+		} else if err != nil {
+			return o, err
+		}
+	}
+	for i, line := range o.Items {
+		it, err := s.items.Item(ctx, line.ItemID)
+		if kernel.KindOf(err) == kernel.NotExist {
+			return o, invalid(fmt.Sprintf("items[%d].item_id", i), "item %s does not exist", line.ItemID)
+		}
+		if err != nil {
+			return o, err
+		}
+		if it.SellerID != o.SellerID {
+			return o, invalid(fmt.Sprintf("items[%d].item_id", i), "item %s is not an item of seller %d", line.ItemID, o.SellerID)
+		}
+	}
+	err := s.tx.RunInTx(ctx, func(ctx context.Context) error {
+		o.DateCreated = s.clock.Now()
+		if old, err := s.orders.Order(ctx, o.ID); err == nil {
+			o.DateCreated = old.DateCreated
+		} else if !errors.Is(err, salesport.ErrNotFound) {
+			return err
+		}
+		first, err := s.orders.UpsertOrder(ctx, o)
+		if err != nil {
+			return err
+		}
+		for _, ob := range s.observers {
+			if err := ob.OrderStored(ctx, o, first); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return o, err
+	}
+	return s.Order(ctx, o.ID)
+}
+
+// Order returns a stored order.
+func (s *Service) Order(ctx context.Context, id int64) (sales.Order, error) {
+	o, err := s.orders.Order(ctx, id)
+	if errors.Is(err, salesport.ErrNotFound) {
+		return o, sales.ErrOrderNotFound.Wrap(err)
+	}
+	return o, err
+}
