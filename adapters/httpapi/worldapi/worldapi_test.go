@@ -19,7 +19,7 @@ var base = map[string]any{
 	},
 	"categories": []map[string]any{
 		{"id": "MLA1747", "site_id": "MLA", "name": "Amortiguadores", "domain_id": "MLA-CAR_SHOCK_ABSORBERS",
-			"shipping_preferences": map[string]any{"dimensions": map[string]any{"height": 10, "width": 20, "length": 30, "weight": 500}, "logistics": []any{}, "restricted": false},
+			"shipping_preferences":      map[string]any{"dimensions": map[string]any{"height": 10, "width": 20, "length": 30, "weight": 500}, "logistics": []any{}, "restricted": false},
 			"accepted_shipping_methods": []int{73328},
 			"compatibilities":           map[string]any{"required": true, "note_status": "ENABLED", "restrictions_status": "ENABLED", "universal_status": "ENABLED"}},
 		{"id": "MLA1000", "site_id": "MLA", "name": "Otros", "domain_id": "MLA-OTHERS", "compatibilities": nil},
@@ -38,7 +38,7 @@ func item(id, partNumber, status string) map[string]any {
 	}
 	return map[string]any{"id": id, "site_id": "MLA", "seller_id": 123, "title": "Amortiguador " + id, "category_id": "MLA1747",
 		"status": status, "price": 15000, "currency_id": "ARS", "available_quantity": 10, "attributes": attrs,
-		"tags": []string{"incomplete_compatibilities", "good_quality_thumbnail"},
+		"tags":     []string{"incomplete_compatibilities", "good_quality_thumbnail"},
 		"shipping": map[string]any{"mode": "me2", "local_pick_up": false, "free_shipping": false, "logistic_type": "drop_off"}}
 }
 
