@@ -31,8 +31,33 @@ type Server struct {
 	srv  *smtp.Server
 	mu   sync.Mutex
 	msgs []Message
-	// Fail, when set, refuses DATA with a temporary error.
+	// fail, when set, refuses DATA with a temporary error.
 	fail bool
+	// held, when set, keeps DATA waiting: see Hold.
+	held    chan struct{}
+	holding chan struct{}
+}
+
+// Hold makes the next messages wait after their data arrived, as a slow
+// server would, and returns a channel closed once one is waiting. Release
+// ends the wait; a held message is then refused (451), as a server does when
+// the client gave up before the final reply: it was never accepted.
+func (s *Server) Hold() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.held = make(chan struct{})
+	s.holding = make(chan struct{})
+	return s.holding
+}
+
+// Release lets held messages go (refused) and stops holding new ones.
+func (s *Server) Release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held != nil {
+		close(s.held)
+		s.held, s.holding = nil, nil
+	}
 }
 
 // Start runs a server on a free local port until the test ends.
@@ -109,6 +134,16 @@ func (x *session) Data(r io.Reader) error {
 		return err
 	}
 	x.s.mu.Lock()
+	if held := x.s.held; held != nil {
+		select {
+		case <-x.s.holding:
+		default:
+			close(x.s.holding)
+		}
+		x.s.mu.Unlock()
+		<-held
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "held, then given up"}
+	}
 	defer x.s.mu.Unlock()
 	if x.s.fail {
 		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
