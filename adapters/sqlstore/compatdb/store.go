@@ -268,11 +268,12 @@ func rowsToCompat(rs []compatRow) ([]compat.Compatibility, error) {
 	return out, nil
 }
 
-// Compatibilities lists an item's compatibilities by creation.
+// Compatibilities lists an item's compatibilities by creation, then by
+// vehicle (one request creates many at the same instant).
 func (s *Store) Compatibilities(ctx context.Context, itemID string) ([]compat.Compatibility, error) {
 	var rs []compatRow
 	err := s.idb(ctx).NewRaw(`SELECT `+compatCols+` FROM compatibilities c JOIN products p ON p.id = c.product_id
-		WHERE c.item_id = ? ORDER BY c.date_created, c.id`, itemID).Scan(ctx, &rs)
+		WHERE c.item_id = ? ORDER BY c.date_created, c.product_id`, itemID).Scan(ctx, &rs)
 	if err != nil {
 		return nil, wrap("compatibilities", err)
 	}
