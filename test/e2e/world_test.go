@@ -185,7 +185,7 @@ func assertEmpty(t *testing.T, a *apptest.App) {
 			continue
 		}
 		var n int
-		if err := db.NewRaw("SELECT COUNT(*) FROM " + table).Scan(ctx, &n); err != nil {
+		if err := db.NewRaw("SELECT COUNT(*) FROM "+table).Scan(ctx, &n); err != nil {
 			t.Fatal(err)
 		}
 		if n != 0 {
