@@ -2,12 +2,10 @@ package contactsapi_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/feria/feria/test/apptest"
 )
@@ -38,32 +36,23 @@ func world(t *testing.T, be apptest.Backend) *apptest.App {
 	return a
 }
 
-// seed stores the users through the sandbox and the items directly: the
-// items collection belongs to another module.
+// seed loads the users, a category and the items through the sandbox
+// fixtures, and freezes the clock.
 func seed(t *testing.T, a *apptest.App) {
 	t.Helper()
-	for id, token := range map[int]string{7: sellerToken, 8: seller2Token, 9: buyerToken} {
-		r := a.Sandbox("PUT", fmt.Sprintf("/users/%d", id), map[string]any{"nickname": fmt.Sprint("U", id), "site_id": "MLA", "access_token": token})
-		if r.Status != 200 {
-			t.Fatalf("user %d: %d %s", id, r.Status, r.Body)
-		}
+	item := func(id string, seller int) map[string]any {
+		return map[string]any{"id": id, "site_id": "MLA", "seller_id": seller, "title": "Item " + id, "category_id": "MLA1000",
+			"status": "active", "price": 100, "currency_id": "ARS", "available_quantity": 1}
 	}
-	ctx := context.Background()
-	db := a.Deps.DB
-	now := time.Now().UTC()
-	if _, err := db.NewRaw(`INSERT INTO categories (id, site_id, name, domain_id, shipping_preferences, accepted_shipping_methods, date_created, last_modified)
-		VALUES ('MLA1747', 'MLA', 'C', 'MLA-X', '{}', '[]', ?, ?)`, now, now).Exec(ctx); err != nil {
-		t.Fatal(err)
-	}
-	for id, seller := range map[string]int{"MLA1": 7, "MLA2": 7, "MLA3": 8} {
-		_, err := db.NewRaw(`INSERT INTO items (id, site_id, seller_id, title, category_id, domain_id, status, price, currency_id,
-			available_quantity, listing_type_id, condition, attributes, tags, shipping, extra, date_created, last_updated)
-			VALUES (?, 'MLA', ?, 'T', 'MLA1747', 'MLA-X', 'active', 1, 'ARS', 1, 'gold_special', 'new', '[]', '[]', '{}', '{}', ?, ?)`,
-			id, seller, now, now).Exec(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	a.MustLoad(map[string]any{
+		"users": []map[string]any{
+			{"id": 7, "nickname": "SELLER7", "site_id": "MLA", "access_token": sellerToken},
+			{"id": 8, "nickname": "SELLER8", "site_id": "MLA", "access_token": seller2Token},
+			{"id": 9, "nickname": "BUYER9", "site_id": "MLA", "access_token": buyerToken},
+		},
+		"categories": []map[string]any{{"id": "MLA1000", "site_id": "MLA", "name": "Otros", "domain_id": "MLA-OTHERS", "compatibilities": nil}},
+		"items":      []map[string]any{item("MLA1", 7), item("MLA2", 7), item("MLA3", 8)},
+	})
 	if r := a.Sandbox("PUT", "/clock", map[string]any{"now": "2026-11-20T12:00:00Z"}); r.Status != 200 {
 		t.Fatalf("clock: %d %s", r.Status, r.Body)
 	}
