@@ -1,0 +1,23 @@
+package brands_test
+
+import (
+	"testing"
+
+	"github.com/feria/feria/core/brands"
+)
+
+func TestNormalizeAndValidate(t *testing.T) {
+	if got := brands.NormalizeName("  Suspensión   Pérez  Ñandú "); got != "Suspension Perez Nandu" {
+		t.Errorf("normalized: %q", got)
+	}
+	b := brands.Brand{ID: 1, SiteID: "MLA", Name: "A", Status: "active", Type: "normal",
+		Pictures: []brands.Picture{{URL: "http://x", Size: "120x120"}}, CategoriesIDs: []string{"MLA1"}}
+	if err := b.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	b.Pictures[0].Size = "120"
+	b.CategoriesIDs = []string{"MLB1"}
+	if err := b.Validate(); err == nil || err.Error() != `pictures[0].size must be <width>x<height>, got "120"` {
+		t.Errorf("bad brand: %v", err)
+	}
+}
