@@ -1,0 +1,78 @@
+package fiscalsvc_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/feria/feria/core/fiscal"
+	"github.com/feria/feria/core/fiscal/fiscalsvc"
+	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/ports/blobport/blobporttest"
+	"github.com/feria/feria/ports/fiscalport"
+	"github.com/feria/feria/ports/fiscalport/fiscalporttest"
+	"github.com/feria/feria/ports/outboxport/outboxporttest"
+)
+
+type packs map[int64]fiscal.Pack
+
+func (p packs) Pack(_ context.Context, id int64) (fiscal.Pack, error) {
+	if x, ok := p[id]; ok {
+		return x, nil
+	}
+	return fiscal.Pack{}, fiscalport.ErrPackNotFound
+}
+
+type noTx struct{}
+
+func (noTx) RunInTx(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) }
+
+// racing hides the documents a concurrent upload stored, so that the rules
+// pass and the store's unique index has the last word.
+type racing struct{ *fiscalporttest.Memory }
+
+func (racing) ByPack(context.Context, int64) ([]fiscal.Document, error) { return nil, nil }
+
+var pdf = []byte("%PDF-1.4\n%%EOF\n")
+
+func setup(docs fiscalport.Documents) (*fiscalsvc.Service, *blobporttest.Memory, *outboxporttest.Memory, context.Context) {
+	blobs := &blobporttest.Memory{}
+	out := outboxporttest.NewMemory()
+	svc := fiscalsvc.New(fiscalsvc.Deps{Documents: docs, Packs: packs{7: {ID: 7, SiteID: "MLA", SellerID: 10, BuyerID: 20}},
+		Files: blobs, Outbox: out, Tx: noTx{}, Clock: kernel.ClockFunc(func() time.Time { return time.Unix(0, 0).UTC() })})
+	return svc, blobs, out, kernel.WithCaller(context.Background(), kernel.Caller{UserID: 10, SiteID: "MLA"})
+}
+
+func TestUploadStorageDown(t *testing.T) {
+	docs := fiscalporttest.NewMemory()
+	svc, blobs, out, ctx := setup(docs)
+	blobs.SetDown(true)
+	_, err := svc.Upload(ctx, "7", []fiscal.File{{Name: "a.pdf", Data: pdf}})
+	if !errors.Is(err, fiscal.ErrStorage) || kernel.KindOf(err) != kernel.Unavailable {
+		t.Fatalf("err %v", err)
+	}
+	if d, _ := docs.ByPack(ctx, 7); len(d) != 0 || len(out.Messages()) != 0 {
+		t.Fatalf("left %v %v", d, out.Messages())
+	}
+	blobs.SetDown(false)
+	ids, err := svc.Upload(ctx, "7", []fiscal.File{{Name: "a.pdf", Data: pdf}})
+	if err != nil || len(ids) != 1 || blobs.Len() != 1 || len(out.Messages()) != 1 || out.Messages()[0].Type != fiscalport.TaskDocumentUploaded {
+		t.Fatalf("after: %v %v blobs=%d out=%v", ids, err, blobs.Len(), out.Messages())
+	}
+}
+
+func TestUploadLosesRace(t *testing.T) {
+	docs := fiscalporttest.NewMemory()
+	if err := docs.Add(context.Background(), []fiscal.Document{{ID: "x", PackID: 7, SellerID: 10, FileType: fiscal.PDF}}); err != nil {
+		t.Fatal(err)
+	}
+	svc, blobs, out, ctx := setup(racing{docs})
+	_, err := svc.Upload(ctx, "7", []fiscal.File{{Name: "a.pdf", Data: pdf}})
+	if !errors.Is(err, fiscal.ErrTypePresent) {
+		t.Fatalf("err %v", err)
+	}
+	if blobs.Len() != 0 || len(out.Messages()) != 0 {
+		t.Fatalf("the loser's file or message was kept: blobs=%d out=%v", blobs.Len(), out.Messages())
+	}
+}
