@@ -45,3 +45,7 @@ var noteRules = compatport.NoteCheckFunc(func(_ context.Context, _ string, note 
 func compatService(d *Deps) *compatsvc.Service {
 	return compatsvc.New(compatdb.New(d.DB), d.Tx, outboxdb.New(d.DB), noteRules, d.Clock)
 }
+
+// CompatJobs returns the module's job port, so that tests can run a job by
+// hand (twice, as a retried job after a worker crash is run).
+func CompatJobs(d *Deps) compatport.Jobs { return compatService(d) }

@@ -293,7 +293,8 @@ func (h handlers) create(c *fiber.Ctx) error {
 			ExtendedInformation: b.ItemToCopy.ExtendedInformation}); err != nil {
 			return err
 		}
-		return c.SendStatus(fiber.StatusOK)
+		c.Status(fiber.StatusOK) // "200 with no body"
+		return nil
 	}
 	n, err := h.svc.Create(c.UserContext(), item, b.nodes())
 	if err != nil {
