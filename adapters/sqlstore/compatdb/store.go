@@ -141,17 +141,15 @@ func (s *Store) Products(ctx context.Context, ids []string) (map[string]compat.P
 	return out, nil
 }
 
-// family builds the FROM and WHERE of a family selector: the first attribute
-// drives through its (domain, attribute, value) index, every other one is a
-// primary-key probe of the same product, and the products join keeps
-// children only.
+// family builds the FROM of a family selector: one index-only scan of the
+// (domain, attribute, value, product) covering index per attribute, the
+// scans intersected, and a join with products that keeps children only.
 func family(sel compat.Selector) (string, []any) {
-	var b strings.Builder
 	var args []any
-	cond := func(alias string, a compat.SelectorAttr) string {
+	cond := func(a compat.SelectorAttr) string {
 		var parts []string
 		if len(a.ValueIDs) > 0 {
-			parts = append(parts, alias+".value_id IN (?)")
+			parts = append(parts, "value_id IN (?)")
 			args = append(args, bun.In(a.ValueIDs))
 		}
 		if len(a.ValueNames) > 0 {
@@ -159,7 +157,7 @@ func family(sel compat.Selector) (string, []any) {
 			for i, n := range a.ValueNames {
 				names[i] = compat.NormalizeName(n)
 			}
-			parts = append(parts, alias+".value_name IN (?)")
+			parts = append(parts, "value_name IN (?)")
 			args = append(args, bun.In(names))
 		}
 		if len(parts) == 0 {
@@ -167,17 +165,12 @@ func family(sel compat.Selector) (string, []any) {
 		}
 		return "(" + strings.Join(parts, " OR ") + ")"
 	}
-	b.WriteString(" FROM product_attributes a0 JOIN products p ON p.id = a0.product_id AND p.parent_id IS NOT NULL")
-	for i, a := range sel.Attributes[1:] {
-		al := fmt.Sprintf("a%d", i+1)
-		args = append(args, a.ID)
-		b.WriteString(fmt.Sprintf(" JOIN product_attributes %s ON %s.product_id = a0.product_id AND %s.attribute_id = ? AND ", al, al, al))
-		b.WriteString(cond(al, a))
+	scans := make([]string, 0, len(sel.Attributes))
+	for _, a := range sel.Attributes {
+		args = append(args, sel.DomainID, a.ID)
+		scans = append(scans, "SELECT product_id FROM product_attributes WHERE domain_id = ? AND attribute_id = ? AND "+cond(a))
 	}
-	args = append(args, sel.DomainID, sel.Attributes[0].ID)
-	b.WriteString(" WHERE a0.domain_id = ? AND a0.attribute_id = ? AND ")
-	b.WriteString(cond("a0", sel.Attributes[0]))
-	return b.String(), args
+	return " FROM (" + strings.Join(scans, " INTERSECT ") + ") f JOIN products p ON p.id = f.product_id AND p.parent_id IS NOT NULL", args
 }
 
 // FamilyProducts returns up to limit child products of a family.
