@@ -19,7 +19,7 @@ for _ in $(seq 1 50); do
 	sleep 0.2
 done
 
-for f in deploy/demo/fixtures.json deploy/demo/contact_events.json; do
+for f in deploy/demo/fixtures.json; do
 	[ -f "$f" ] || continue
 	if curl -sf -o /dev/null -X POST -H "X-Sandbox-Key: $key" -H 'Content-Type: application/json' \
 		--data-binary "@$f" "$base/sandbox/fixtures"; then
