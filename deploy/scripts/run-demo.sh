@@ -19,16 +19,24 @@ for _ in $(seq 1 50); do
 	sleep 0.2
 done
 
-for f in deploy/demo/fixtures.json; do
-	[ -f "$f" ] || continue
-	if curl -sf -o /dev/null -X POST -H "X-Sandbox-Key: $key" -H 'Content-Type: application/json' \
-		--data-binary "@$f" "$base/sandbox/fixtures"; then
-		echo "demo world loaded from $f"
-	else
-		echo "loading $f failed:" >&2
-		curl -s -X POST -H "X-Sandbox-Key: $key" -H 'Content-Type: application/json' --data-binary "@$f" "$base/sandbox/fixtures" >&2 || true
-	fi
-done
+# The world, through the sandbox API.
+if curl -sf -o /dev/null -X POST -H "X-Sandbox-Key: $key" -H 'Content-Type: application/json' \
+	--data-binary @deploy/demo/fixtures.json "$base/sandbox/fixtures"; then
+	echo "demo world loaded from deploy/demo/fixtures.json"
+else
+	echo "loading the demo world failed:" >&2
+	curl -s -X POST -H "X-Sandbox-Key: $key" -H 'Content-Type: application/json' \
+		--data-binary @deploy/demo/fixtures.json "$base/sandbox/fixtures" >&2 || true
+fi
+# The seller declares the vehicles MLA1100 fits, through the public API as an
+# integration would; then a buyer of one of them files a claim (order
+# 2000002), whose snapshot is taken now and confirms that compatibility.
+curl -sf -o /dev/null -X POST -H 'Authorization: Bearer APP_USR-demo-seller' -H 'Content-Type: application/json' \
+	--data-binary @deploy/demo/compatibilities.json "$base/items/MLA1100/compatibilities" &&
+	curl -sf -o /dev/null -X PUT -H "X-Sandbox-Key: $key" -H 'Content-Type: application/json' \
+		--data-binary @deploy/demo/claim-order.json "$base/sandbox/orders/2000002" &&
+	echo "demo compatibilities of MLA1100 and claim order 2000002 loaded" ||
+	echo "loading the demo compatibilities failed" >&2
 
 cat <<EOT
 
