@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"slices"
 	"time"
 
 	"github.com/feria/feria/core/kernel"
@@ -89,32 +90,18 @@ var ErrInvalidUser = kernel.E(kernel.Invalid, "bad_request", "invalid user")
 
 // Validate checks the fields of a user the sandbox is about to store.
 func (u User) Validate() error {
-	err := ErrInvalidUser
-	bad := false
-	add := func(field, msg string) { err = err.WithCause(field, msg); bad = true }
+	var p kernel.Problems
 	if u.ID <= 0 {
-		add("user_id", "user_id must be a positive integer")
+		p.Add("user_id", "user_id must be a positive integer")
 	}
 	if _, ok := kernel.LookupSite(u.SiteID); !ok {
-		add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC")
+		p.Add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC")
 	}
-	if !oneOf(u.UserType, UserTypes) {
-		add("user_type", "user_type must be normal or brand")
+	if !slices.Contains(UserTypes, u.UserType) {
+		p.Add("user_type", "user_type must be normal or brand")
 	}
-	if u.Reputation != nil && !oneOf(*u.Reputation, Reputations) {
-		add("reputation", "reputation must be green, yellow, orange, red or null")
+	if u.Reputation != nil && !slices.Contains(Reputations, *u.Reputation) {
+		p.Add("reputation", "reputation must be green, yellow, orange, red or null")
 	}
-	if !bad {
-		return nil
-	}
-	return err.With(err.Causes[0].Message)
-}
-
-func oneOf(v string, list []string) bool {
-	for _, x := range list {
-		if v == x {
-			return true
-		}
-	}
-	return false
+	return p.Err(ErrInvalidUser)
 }

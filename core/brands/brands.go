@@ -3,6 +3,7 @@ package brands
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,67 +68,48 @@ var (
 
 // Validate checks a brand to be stored (not its users).
 func (b Brand) Validate() error {
-	var causes []kernel.Cause
-	add := func(field, format string, args ...any) {
-		causes = append(causes, kernel.Cause{Code: field, Message: fmt.Sprintf(format, args...)})
-	}
+	var p kernel.Problems
 	if b.ID <= 0 {
-		add("official_store_id", "official_store_id must be a positive integer")
+		p.Add("official_store_id", "official_store_id must be a positive integer")
 	}
 	_, siteOK := kernel.LookupSite(b.SiteID)
 	if !siteOK {
-		add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", b.SiteID)
+		p.Add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", b.SiteID)
 	}
 	if strings.TrimSpace(b.Name) == "" {
-		add("name", "name is required")
+		p.Add("name", "name is required")
 	}
-	if !oneOf(b.Status, Statuses) {
-		add("status", "status must be one of %s, got %q", strings.Join(Statuses, ", "), b.Status)
+	if !slices.Contains(Statuses, b.Status) {
+		p.Add("status", "status must be one of %s, got %q", strings.Join(Statuses, ", "), b.Status)
 	}
-	if !oneOf(b.Type, Types) {
-		add("type", "type must be one of %s, got %q", strings.Join(Types, ", "), b.Type)
+	if !slices.Contains(Types, b.Type) {
+		p.Add("type", "type must be one of %s, got %q", strings.Join(Types, ", "), b.Type)
 	}
 	if b.RelevancePosition < 0 {
-		add("relevance_position", "relevance_position must not be negative")
+		p.Add("relevance_position", "relevance_position must not be negative")
 	}
 	seen := map[int64]bool{}
 	for i, u := range b.Users {
 		if u <= 0 || seen[u] {
-			add(fmt.Sprintf("users[%d]", i), "users must be distinct positive user ids")
+			p.Add(fmt.Sprintf("users[%d]", i), "users must be distinct positive user ids")
 		}
 		seen[u] = true
 	}
-	for i, p := range b.Pictures {
+	for i, pic := range b.Pictures {
 		var w, h int
-		if _, err := fmt.Sscanf(p.Size, "%dx%d", &w, &h); err != nil || w <= 0 || h <= 0 || fmt.Sprintf("%dx%d", w, h) != p.Size {
-			add(fmt.Sprintf("pictures[%d].size", i), "pictures[%d].size must be <width>x<height>, got %q", i, p.Size)
+		if _, err := fmt.Sscanf(pic.Size, "%dx%d", &w, &h); err != nil || w <= 0 || h <= 0 || fmt.Sprintf("%dx%d", w, h) != pic.Size {
+			p.Add(fmt.Sprintf("pictures[%d].size", i), "pictures[%d].size must be <width>x<height>, got %q", i, pic.Size)
 		}
-		if p.URL == "" {
-			add(fmt.Sprintf("pictures[%d].url", i), "pictures[%d].url is required", i)
+		if pic.URL == "" {
+			p.Add(fmt.Sprintf("pictures[%d].url", i), "pictures[%d].url is required", i)
 		}
 	}
 	for i, c := range b.CategoriesIDs {
 		if siteOK && kernel.SiteOf(c) != b.SiteID {
-			add(fmt.Sprintf("categories_ids[%d]", i), "categories_ids[%d] must be a category id of site %s, got %q", i, b.SiteID, c)
+			p.Add(fmt.Sprintf("categories_ids[%d]", i), "categories_ids[%d] must be a category id of site %s, got %q", i, b.SiteID, c)
 		}
 	}
-	if len(causes) == 0 {
-		return nil
-	}
-	e := ErrInvalidBrand.With(causes[0].Message)
-	for _, c := range causes {
-		e = e.WithCause(c.Code, c.Message)
-	}
-	return e
-}
-
-func oneOf(v string, list []string) bool {
-	for _, x := range list {
-		if v == x {
-			return true
-		}
-	}
-	return false
+	return p.Err(ErrInvalidBrand)
 }
 
 var unaccent = strings.NewReplacer(

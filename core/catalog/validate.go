@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,29 +25,12 @@ var (
 	ErrItemNotFound     = kernel.E(kernel.NotExist, "not_found", "item not found")
 )
 
-// Problems collects the broken rules of one resource; Err returns nil when
-// none broke, else base with one cause per field and the first as message.
-type Problems struct{ causes []kernel.Cause }
-
-// Add records that field breaks a rule.
-func (p *Problems) Add(field, format string, args ...any) {
-	p.causes = append(p.causes, kernel.Cause{Code: field, Message: fmt.Sprintf(format, args...)})
-}
-
-// Err is the validation error, or nil.
-func (p *Problems) Err(base *kernel.Error) error {
-	if len(p.causes) == 0 {
-		return nil
-	}
-	e := base.With(p.causes[0].Message)
-	for _, c := range p.causes {
-		e = e.WithCause(c.Code, c.Message)
-	}
-	return e
-}
+// problems is the kernel's accumulator with the id checks every catalog
+// resource shares.
+type problems struct{ kernel.Problems }
 
 // Site checks a site id field and reports whether it is known.
-func (p *Problems) Site(field, site string) bool {
+func (p *problems) Site(field, site string) bool {
 	if _, ok := kernel.LookupSite(site); !ok {
 		p.Add(field, "%s must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", field, site)
 		return false
@@ -56,27 +40,25 @@ func (p *Problems) Site(field, site string) bool {
 
 // SiteID checks that an item, category or product id is the site id
 // followed by digits.
-func (p *Problems) SiteID(field, id, site string) {
+func (p *problems) SiteID(field, id, site string) {
 	if got := kernel.SiteOf(id); got == "" || got != site {
 		p.Add(field, "%s must be the site id %s followed by digits, got %q", field, site, id)
 	}
 }
 
 // DomainID checks a domain id of the form <site_id>-<NAME>.
-func (p *Problems) DomainID(field, id, site string) {
+func (p *problems) DomainID(field, id, site string) {
 	name, ok := strings.CutPrefix(id, site+"-")
 	if !ok || name == "" || strings.ToUpper(name) != name || strings.ContainsAny(name, " \t") {
 		p.Add(field, "%s must be %s-<DOMAIN_NAME>, got %q", field, site, id)
 	}
 }
 
-func (p *Problems) oneOf(field, v string, allowed ...string) {
-	for _, a := range allowed {
-		if v == a {
-			return
-		}
+// enum checks that v is one of the allowed values.
+func (p *problems) enum(field, v string, allowed ...string) {
+	if !slices.Contains(allowed, v) {
+		p.Add(field, "%s must be one of %s, got %q", field, strings.Join(allowed, ", "), v)
 	}
-	p.Add(field, "%s must be one of %s, got %q", field, strings.Join(allowed, ", "), v)
 }
 
 // logisticTypes are the logistics modes of the spec and their types.
@@ -92,7 +74,7 @@ var ShippingModes = []string{"me1", "me2", "not_specified", "custom"}
 
 // ValidateCategory checks a category to be stored.
 func ValidateCategory(c Category) error {
-	var p Problems
+	var p problems
 	if p.Site("site_id", c.SiteID) {
 		p.SiteID("category_id", c.ID, c.SiteID)
 		if c.DomainID != "" {
@@ -115,11 +97,11 @@ func ValidateCategory(c Category) error {
 		field := fmt.Sprintf("shipping_preferences.logistics[%d]", i)
 		types, ok := logisticTypes[l.Mode]
 		if !ok {
-			p.oneOf(field+".mode", l.Mode, ShippingModes...)
+			p.enum(field+".mode", l.Mode, ShippingModes...)
 			continue
 		}
 		for j, t := range l.Types {
-			p.oneOf(fmt.Sprintf("%s.types[%d]", field, j), t, types...)
+			p.enum(fmt.Sprintf("%s.types[%d]", field, j), t, types...)
 		}
 	}
 	for i, m := range c.AcceptedShippingMethods {
@@ -128,9 +110,9 @@ func ValidateCategory(c Category) error {
 		}
 	}
 	if cc := c.Compatibilities; cc != nil {
-		p.oneOf("compatibilities.note_status", cc.NoteStatus, "ENABLED", "DISABLED")
-		p.oneOf("compatibilities.restrictions_status", cc.RestrictionsStatus, "ENABLED", "DISABLED")
-		p.oneOf("compatibilities.universal_status", cc.UniversalStatus, "ENABLED", "DISABLED")
+		p.enum("compatibilities.note_status", cc.NoteStatus, "ENABLED", "DISABLED")
+		p.enum("compatibilities.restrictions_status", cc.RestrictionsStatus, "ENABLED", "DISABLED")
+		p.enum("compatibilities.universal_status", cc.UniversalStatus, "ENABLED", "DISABLED")
 	}
 	return p.Err(ErrInvalidCategory)
 }
@@ -139,7 +121,7 @@ func ValidateCategory(c Category) error {
 // and domains it names need not exist: categories and domains name each
 // other, so neither checks the other.
 func ValidateDomain(d Domain) error {
-	var p Problems
+	var p problems
 	siteOK := p.Site("site_id", d.SiteID)
 	if siteOK {
 		p.DomainID("domain_id", d.ID, d.SiteID)
@@ -159,9 +141,9 @@ func ValidateDomain(d Domain) error {
 			if kernel.SiteOf(cat.ID) != d.SiteID {
 				p.Add(cf+".id", "%s.id must be a category id of site %s, got %q", cf, d.SiteID, cat.ID)
 			}
-			p.oneOf(cf+".note_status", cat.NoteStatus, "ENABLED", "DISABLED")
-			p.oneOf(cf+".restrictions_status", cat.RestrictionsStatus, "ENABLED", "DISABLED")
-			p.oneOf(cf+".universal_status", cat.UniversalStatus, "ENABLED", "DISABLED")
+			p.enum(cf+".note_status", cat.NoteStatus, "ENABLED", "DISABLED")
+			p.enum(cf+".restrictions_status", cat.RestrictionsStatus, "ENABLED", "DISABLED")
+			p.enum(cf+".universal_status", cat.UniversalStatus, "ENABLED", "DISABLED")
 		}
 		for j, rv := range c.RestrictionValues {
 			rf := fmt.Sprintf("%s.restriction_values[%d]", field, j)
@@ -180,7 +162,7 @@ func ValidateDomain(d Domain) error {
 
 // ValidateProduct checks a product to be stored (not its references).
 func ValidateProduct(pr Product) error {
-	var p Problems
+	var p problems
 	if p.Site("site_id", pr.SiteID) {
 		p.SiteID("product_id", pr.ID, pr.SiteID)
 		p.DomainID("domain_id", pr.DomainID, pr.SiteID)
@@ -213,7 +195,7 @@ func ValidateProduct(pr Product) error {
 
 // ValidateItem checks an item to be stored (not its references).
 func ValidateItem(it Item) error {
-	var p Problems
+	var p problems
 	if p.Site("site_id", it.SiteID) {
 		p.SiteID("item_id", it.ID, it.SiteID)
 		p.SiteID("category_id", it.CategoryID, it.SiteID)
@@ -233,7 +215,7 @@ func ValidateItem(it Item) error {
 	if strings.TrimSpace(it.Title) == "" {
 		p.Add("title", "title is required")
 	}
-	p.oneOf("status", it.Status, ItemStatuses...)
+	p.enum("status", it.Status, ItemStatuses...)
 	if it.Price < 0 {
 		p.Add("price", "price must not be negative")
 	}
@@ -243,7 +225,7 @@ func ValidateItem(it Item) error {
 	if it.AvailableQuantity < 0 {
 		p.Add("available_quantity", "available_quantity must not be negative")
 	}
-	p.oneOf("condition", it.Condition, "new", "used", "not_specified")
+	p.enum("condition", it.Condition, "new", "used", "not_specified")
 	if it.OfficialStoreID != nil && *it.OfficialStoreID <= 0 {
 		p.Add("official_store_id", "official_store_id must be a positive integer or null")
 	}
@@ -259,7 +241,7 @@ func ValidateItem(it Item) error {
 		seen[a.ID] = true
 	}
 	s := it.Shipping
-	p.oneOf("shipping.mode", s.Mode, ShippingModes...)
+	p.enum("shipping.mode", s.Mode, ShippingModes...)
 	if s.Dimensions != nil {
 		if _, err := ParseDimensions(*s.Dimensions); err != nil {
 			p.Add("shipping.dimensions", "shipping.dimensions %s", err.Error())
@@ -270,7 +252,7 @@ func ValidateItem(it Item) error {
 		if m.ID <= 0 {
 			p.Add(field+".id", "%s.id must be a positive integer", field)
 		}
-		p.oneOf(field+".rule.free_mode", m.Rule.FreeMode, "country", "exclude_region")
+		p.enum(field+".rule.free_mode", m.Rule.FreeMode, "country", "exclude_region")
 	}
 	return p.Err(ErrInvalidItem)
 }

@@ -4,6 +4,7 @@ package flex
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -206,28 +207,25 @@ func (s Subscription) WithDefaults() Subscription {
 
 // Validate checks a subscription to be stored (not its user).
 func (s Subscription) Validate() error {
-	var causes []kernel.Cause
-	add := func(field, format string, args ...any) {
-		causes = append(causes, kernel.Cause{Code: field, Message: fmt.Sprintf(format, args...)})
-	}
+	var p kernel.Problems
 	if s.ServiceID <= 0 {
-		add("service_id", "service_id must be a positive integer")
+		p.Add("service_id", "service_id must be a positive integer")
 	}
 	if _, ok := kernel.LookupSite(s.SiteID); !ok {
-		add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", s.SiteID)
+		p.Add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", s.SiteID)
 	}
 	if s.UserID <= 0 {
-		add("user_id", "user_id must be a positive integer")
+		p.Add("user_id", "user_id must be a positive integer")
 	}
-	if !oneOf(s.Mode, Modes) {
-		add("mode", "mode must be one of %s, got %q", strings.Join(Modes, ", "), s.Mode)
+	if !slices.Contains(Modes, s.Mode) {
+		p.Add("mode", "mode must be one of %s, got %q", strings.Join(Modes, ", "), s.Mode)
 	}
-	if !oneOf(s.Status.ID, Statuses) {
-		add("status", "status must be one of %s, got %q", strings.Join(Statuses, ", "), s.Status.ID)
+	if !slices.Contains(Statuses, s.Status.ID) {
+		p.Add("status", "status must be one of %s, got %q", strings.Join(Statuses, ", "), s.Status.ID)
 	}
 	c := s.Configuration
 	if r := c.Availables.CapacityRange; r.From < 0 || r.To < r.From {
-		add("availables.capacity_range", "availables.capacity_range must have 0 <= from <= to")
+		p.Add("availables.capacity_range", "availables.capacity_range must have 0 <= from <= to")
 	}
 	days := []struct {
 		name string
@@ -238,57 +236,37 @@ func (s Subscription) Validate() error {
 		for i, r := range d.list {
 			field := fmt.Sprintf("delivery_ranges.%s[%d]", name, i)
 			if r.From < 0 || r.To > 24 || r.From >= r.To {
-				add(field, "%s must have 0 <= from < to <= 24", field)
+				p.Add(field, "%s must have 0 <= from < to <= 24", field)
 			}
 			if r.Capacity < 0 {
-				add(field+".capacity", "%s.capacity must not be negative", field)
+				p.Add(field+".capacity", "%s.capacity must not be negative", field)
 			}
 		}
 	}
 	seen := map[string]bool{}
 	for i, z := range c.Zones {
 		if z.ID == "" || seen[z.ID] {
-			add(fmt.Sprintf("zones[%d].id", i), "zones[%d].id must be a distinct non-empty id", i)
+			p.Add(fmt.Sprintf("zones[%d].id", i), "zones[%d].id must be a distinct non-empty id", i)
 		}
 		seen[z.ID] = true
 	}
-	return errOf(ErrInvalidSubscription, causes)
+	return p.Err(ErrInvalidSubscription)
 }
 
 // Validate checks a shipment to be stored (not its order).
 func (s Shipment) Validate() error {
-	var causes []kernel.Cause
+	var p kernel.Problems
 	if s.ID <= 0 {
-		causes = append(causes, kernel.Cause{Code: "shipment_id", Message: "shipment_id must be a positive integer"})
+		p.Add("shipment_id", "shipment_id must be a positive integer")
 	}
 	if _, ok := kernel.LookupSite(s.SiteID); !ok {
-		causes = append(causes, kernel.Cause{Code: "site_id", Message: fmt.Sprintf("site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", s.SiteID)})
+		p.Add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", s.SiteID)
 	}
 	if s.OrderID <= 0 {
-		causes = append(causes, kernel.Cause{Code: "order_id", Message: "order_id must be a positive integer"})
+		p.Add("order_id", "order_id must be a positive integer")
 	}
 	if s.DriverID != nil && *s.DriverID <= 0 {
-		causes = append(causes, kernel.Cause{Code: "driver_id", Message: "driver_id must be a positive integer or null"})
+		p.Add("driver_id", "driver_id must be a positive integer or null")
 	}
-	return errOf(ErrInvalidShipment, causes)
-}
-
-func errOf(base *kernel.Error, causes []kernel.Cause) error {
-	if len(causes) == 0 {
-		return nil
-	}
-	e := base.With(causes[0].Message)
-	for _, c := range causes {
-		e = e.WithCause(c.Code, c.Message)
-	}
-	return e
-}
-
-func oneOf(v string, list []string) bool {
-	for _, x := range list {
-		if v == x {
-			return true
-		}
-	}
-	return false
+	return p.Err(ErrInvalidShipment)
 }

@@ -2,6 +2,7 @@ package sales
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/feria/feria/core/kernel"
@@ -18,65 +19,51 @@ var OrderStatuses = []string{"confirmed", "payment_required", "payment_in_proces
 
 // Validate checks an order to be stored (not its references: users, items).
 func (o Order) Validate() error {
-	var causes []kernel.Cause
-	add := func(field, format string, args ...any) {
-		causes = append(causes, kernel.Cause{Code: field, Message: fmt.Sprintf(format, args...)})
-	}
+	var p kernel.Problems
 	if o.ID <= 0 {
-		add("order_id", "order_id must be a positive integer")
+		p.Add("order_id", "order_id must be a positive integer")
 	}
 	site, siteOK := kernel.LookupSite(o.SiteID)
 	if !siteOK {
-		add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", o.SiteID)
+		p.Add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", o.SiteID)
 	}
 	if o.SellerID <= 0 {
-		add("seller_id", "seller_id must be a positive integer")
+		p.Add("seller_id", "seller_id must be a positive integer")
 	}
 	if o.BuyerID <= 0 {
-		add("buyer_id", "buyer_id must be a positive integer")
+		p.Add("buyer_id", "buyer_id must be a positive integer")
 	}
 	if o.SellerID > 0 && o.SellerID == o.BuyerID {
-		add("buyer_id", "buyer_id must not be the seller")
+		p.Add("buyer_id", "buyer_id must not be the seller")
 	}
 	if o.PackID != nil && *o.PackID <= 0 {
-		add("pack_id", "pack_id must be a positive integer or null")
+		p.Add("pack_id", "pack_id must be a positive integer or null")
 	}
-	ok := false
-	for _, s := range OrderStatuses {
-		ok = ok || s == o.Status
-	}
-	if !ok {
-		add("status", "status must be one of %s, got %q", strings.Join(OrderStatuses, ", "), o.Status)
+	if !slices.Contains(OrderStatuses, o.Status) {
+		p.Add("status", "status must be one of %s, got %q", strings.Join(OrderStatuses, ", "), o.Status)
 	}
 	if len(o.Items) == 0 {
-		add("items", "items must name at least one item")
+		p.Add("items", "items must name at least one item")
 	}
 	for i, it := range o.Items {
 		field := fmt.Sprintf("items[%d]", i)
 		if siteOK && kernel.SiteOf(it.ItemID) != site.ID {
-			add(field+".item_id", "%s.item_id must be an item id of site %s, got %q", field, site.ID, it.ItemID)
+			p.Add(field+".item_id", "%s.item_id must be an item id of site %s, got %q", field, site.ID, it.ItemID)
 		}
 		if it.Quantity <= 0 {
-			add(field+".quantity", "%s.quantity must be a positive integer", field)
+			p.Add(field+".quantity", "%s.quantity must be a positive integer", field)
 		}
 		if it.UnitPrice < 0 {
-			add(field+".unit_price", "%s.unit_price must not be negative", field)
+			p.Add(field+".unit_price", "%s.unit_price must not be negative", field)
 		}
 	}
 	if o.Shipping.ID < 0 {
-		add("shipping.id", "shipping.id must be a positive integer")
+		p.Add("shipping.id", "shipping.id must be a positive integer")
 	}
 	if sel := o.CompatibilitySelection; sel != nil {
 		if siteOK && kernel.SiteOf(sel.ProductID) != site.ID {
-			add("compatibility_selection.product_id", "compatibility_selection.product_id must be a product id of site %s, got %q", site.ID, sel.ProductID)
+			p.Add("compatibility_selection.product_id", "compatibility_selection.product_id must be a product id of site %s, got %q", site.ID, sel.ProductID)
 		}
 	}
-	if len(causes) == 0 {
-		return nil
-	}
-	e := ErrInvalidOrder.With(causes[0].Message)
-	for _, c := range causes {
-		e = e.WithCause(c.Code, c.Message)
-	}
-	return e
+	return p.Err(ErrInvalidOrder)
 }
