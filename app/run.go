@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -126,9 +127,9 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		}()
 		log.Info("workers started", slog.Int("concurrency", cfg.WorkerConcurrency))
 	}
+	var api *fiber.App
 	if cmd == "serve" || cmd == "all" {
-		api, err := NewHTTP(d)
-		if err != nil {
+		if api, err = NewHTTP(d); err != nil {
 			return err
 		}
 		wg.Add(1)
@@ -137,12 +138,6 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			log.Info("listening", slog.String("addr", cfg.HTTPAddr))
 			if err := api.Listen(cfg.HTTPAddr); err != nil {
 				errs <- fmt.Errorf("HTTP_ADDR: %w", err)
-			}
-		}()
-		defer func() {
-			// Stop accepting, let in-flight requests finish within the timeout.
-			if err := api.ShutdownWithTimeout(cfg.ShutdownTimeout); err != nil {
-				log.Warn("http shutdown", slog.Any("err", err))
 			}
 		}()
 	}
@@ -154,11 +149,20 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		stop()
 		return err
 	}
+	// The API stops accepting and lets in-flight requests finish while the
+	// workers let their in-flight jobs finish, both within the timeout.
 	stop()
+	if api != nil {
+		if err := api.ShutdownWithTimeout(cfg.ShutdownTimeout); err != nil {
+			log.Warn("http shutdown", slog.Any("err", err))
+		}
+		log.Info("http stopped")
+	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	select {
 	case <-done:
+		log.Info("stopped")
 	case <-time.After(cfg.ShutdownTimeout + 5*time.Second):
 		log.Warn("shutdown timed out")
 	}
