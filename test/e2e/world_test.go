@@ -397,3 +397,73 @@ func TestOAuthRefresh(t *testing.T) {
 		})
 	}
 }
+
+// TestDemoScript runs the three steps of deploy/scripts/run-demo.sh (load the
+// fixtures, the seller declares MLA1100's vehicles, the claim order 2000002 is
+// stored) and checks the world the README's curl lines then show.
+func TestDemoScript(t *testing.T) {
+	read := func(t *testing.T, name string) []byte {
+		t.Helper()
+		raw, err := os.ReadFile("../../deploy/demo/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return raw
+	}
+	seller := apptest.Bearer("APP_USR-demo-seller")
+	for _, be := range apptest.Both {
+		t.Run(be.Name, func(t *testing.T) {
+			a := apptest.New(t, be)
+			if r := a.Sandbox("POST", "/fixtures", read(t, "fixtures.json")); r.Status != 200 {
+				t.Fatalf("fixtures: %d %s", r.Status, r.Body)
+			}
+			if r := a.Do("POST", "/items/MLA1100/compatibilities", read(t, "compatibilities.json"), seller...); r.Status/100 != 2 {
+				t.Fatalf("compatibilities: %d %s", r.Status, r.Body)
+			}
+			if r := a.Sandbox("PUT", "/orders/2000002", read(t, "claim-order.json")); r.Status != 200 {
+				t.Fatalf("claim order: %d %s", r.Status, r.Body)
+			}
+
+			var item struct {
+				Tags       []string `json:"tags"`
+				Attributes []struct {
+					ID string `json:"id"`
+				} `json:"attributes"`
+			}
+			if r := a.Do("GET", "/items/MLA1100", nil); r.Status != 200 {
+				t.Fatalf("GET /items/MLA1100: %d %s", r.Status, r.Body)
+			} else {
+				r.JSON(t, &item)
+			}
+			has := false
+			for _, at := range item.Attributes {
+				has = has || at.ID == "HAS_COMPATIBILITIES"
+			}
+			if !has {
+				t.Errorf("MLA1100 lacks HAS_COMPATIBILITIES: %+v", item.Attributes)
+			}
+			item.Tags = nil
+			a.Do("GET", "/items/MLA1102", nil).JSON(t, &item)
+			if !contains(item.Tags, "pending_compatibilities") {
+				t.Errorf("MLA1102 tags: %v, want pending_compatibilities", item.Tags)
+			}
+
+			for order, want := range map[string]string{"2000002": "CONFIRMED", "2000001": "INCOMPATIBLE"} {
+				r := a.Do("GET", "/compats-snapshots/orders/"+order, nil, seller...)
+				var snap struct {
+					CompatibilityStatus struct {
+						Compatibility   string `json:"compatibility"`
+						CompatibilityID string `json:"compatibility_id"`
+					} `json:"compatibility_status"`
+				}
+				r.JSON(t, &snap)
+				if r.Status != 200 || snap.CompatibilityStatus.Compatibility != want {
+					t.Errorf("snapshot of order %s: %d %s, want %s", order, r.Status, r.Body, want)
+				}
+				if want == "CONFIRMED" && snap.CompatibilityStatus.CompatibilityID == "" {
+					t.Errorf("confirmed snapshot of order %s names no compatibility: %s", order, r.Body)
+				}
+			}
+		})
+	}
+}
