@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http/httptest"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/hibiken/asynq"
 
@@ -21,12 +23,8 @@ func basic(user, pass string) []string {
 }
 
 func TestDashboard(t *testing.T) {
+	// A fresh install: no job was ever enqueued.
 	a := apptest.New(t, apptest.Real) // AdminKey "test-admin-key"
-	for _, q := range []string{tasks.QueueDefault, tasks.QueueBulk} {
-		if _, err := a.Deps.Queue.Enqueue(asynq.NewTask("test:noop", nil), asynq.Queue(q)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	unauth := `{"message":"admin credentials required","error":"unauthorized","status":401,"cause":[]}`
 	for _, path := range []string{"/admin/jobs", "/admin/jobs/", "/admin/jobs/queues/default", "/admin/jobs/api/queues", "/admin/jobs/api/queues/default/pending_tasks"} {
 		for _, h := range [][]string{nil, basic("admin", "wrong"), basic("root", "test-admin-key"), {"Authorization", "Bearer test-admin-key"}} {
@@ -57,7 +55,74 @@ func TestDashboard(t *testing.T) {
 		names[q.Queue] = true
 	}
 	if !names["default"] || !names["bulk"] {
-		t.Fatalf("queues shown: %s", r.Body)
+		t.Fatalf("queues shown before any job: %s", r.Body)
+	}
+}
+
+// A job that fails for good ends archived, and the dashboard's API shows it
+// with its error: one whose payload can never decode (archived at once, no
+// retry) and one whose retries are spent.
+func TestFailedJobsStayVisible(t *testing.T) {
+	for _, be := range apptest.Both {
+		t.Run(be.Name, func(t *testing.T) {
+			a := apptest.New(t, be)
+			bad, err := a.Deps.Queue.Enqueue(asynq.NewTask(tasks.TypeFiscalBillingRequested, []byte("{")),
+				asynq.Queue(tasks.QueueDefault), asynq.TaskID("bad-payload"), asynq.MaxRetry(10))
+			if err != nil {
+				t.Fatal(err)
+			}
+			spent, err := a.Deps.Queue.Enqueue(asynq.NewTask("test:no-handler", nil),
+				asynq.Queue(tasks.QueueBulk), asynq.TaskID("retries-spent"), asynq.MaxRetry(0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.StartWorkers()
+			ok := basic("admin", "test-admin-key")
+			for _, c := range []struct{ queue, id, errPart string }{
+				{bad.Queue, bad.ID, "payload"},
+				{spent.Queue, spent.ID, "test:no-handler"},
+			} {
+				var ans struct {
+					Tasks []struct {
+						ID           string `json:"id"`
+						Type         string `json:"type"`
+						ErrorMessage string `json:"error_message"`
+						Retried      int    `json:"retried"`
+					} `json:"tasks"`
+				}
+				deadline := time.Now().Add(20 * time.Second)
+				for {
+					r := a.Do("GET", "/admin/jobs/api/queues/"+c.queue+"/archived_tasks", nil, ok...)
+					if r.Status != 200 {
+						t.Fatalf("archived %s: %d %s", c.queue, r.Status, r.Body)
+					}
+					r.JSON(t, &ans)
+					if len(ans.Tasks) > 0 || time.Now().After(deadline) {
+						break
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+				if len(ans.Tasks) != 1 || ans.Tasks[0].ID != c.id || !strings.Contains(ans.Tasks[0].ErrorMessage, c.errPart) || ans.Tasks[0].Retried != 0 {
+					t.Fatalf("archived in %s: %+v", c.queue, ans.Tasks)
+				}
+			}
+			// The queue summary counts them too.
+			r := a.Do("GET", "/admin/jobs/api/queues", nil, ok...)
+			var qs struct {
+				Queues []struct {
+					Queue    string `json:"queue"`
+					Archived int    `json:"archived"`
+				} `json:"queues"`
+			}
+			r.JSON(t, &qs)
+			archived := map[string]int{}
+			for _, q := range qs.Queues {
+				archived[q.Queue] = q.Archived
+			}
+			if archived["default"] != 1 || archived["bulk"] != 1 {
+				t.Fatalf("queues: %s", r.Body)
+			}
+		})
 	}
 }
 
