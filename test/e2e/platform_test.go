@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -148,13 +149,73 @@ func TestRedisOutage(t *testing.T) {
 	}
 }
 
+var binary struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// feriaBinary builds bin/feria once per test run.
+func feriaBinary(t *testing.T) string {
+	t.Helper()
+	binary.once.Do(func() {
+		dir, err := os.MkdirTemp("", "feria-e2e")
+		if err != nil {
+			binary.err = err
+			return
+		}
+		binary.path = filepath.Join(dir, "feria")
+		out, err := exec.Command("go", "build", "-o", binary.path, "github.com/feria/feria/cmd/feria").CombinedOutput()
+		if err != nil {
+			binary.err = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if binary.err != nil {
+		t.Fatal(binary.err)
+	}
+	return binary.path
+}
+
+// `feria migrate` applies the schema and exits; bad configuration stops
+// start-up with one line naming the variable; an unknown command prints the
+// usage.
+func TestCommandLine(t *testing.T) {
+	bin := feriaBinary(t)
+	dir := t.TempDir()
+	run := func(env []string, args ...string) (string, error) {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), append([]string{"DATA_DIR=" + dir, "DATABASE_URL=", "REDIS_URL=", "S3_ENDPOINT="}, env...)...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := run(nil, "migrate")
+	if err != nil || !strings.Contains(out, `"msg":"migrations","applied":`) {
+		t.Fatalf("migrate: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "feria.db")); err != nil {
+		t.Fatalf("migrate left no database: %v", err)
+	}
+	out, err = run(nil, "migrate")
+	if err != nil || !strings.Contains(out, `"applied":0`) {
+		t.Fatalf("second migrate: %v\n%s", err, out)
+	}
+	out, err = run([]string{"LOG_LEVEL=chatty"}, "serve")
+	if err == nil || strings.TrimSpace(out) != `feria: LOG_LEVEL: want debug, info, warn or error, got "chatty"` {
+		t.Fatalf("bad LOG_LEVEL: %v\n%s", err, out)
+	}
+	out, err = run(nil, "worker")
+	if err == nil || !strings.Contains(out, "feria: REDIS_URL:") {
+		t.Fatalf("worker without REDIS_URL: %v\n%s", err, out)
+	}
+	out, err = run(nil, "dance")
+	if err == nil || !strings.Contains(out, "usage: feria <command>") {
+		t.Fatalf("unknown command: %v\n%s", err, out)
+	}
+}
+
 // SIGTERM during a slow request lets it finish, and the process exits 0.
 func TestGracefulShutdown(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "feria")
-	build := exec.Command("go", "build", "-o", bin, "github.com/feria/feria/cmd/feria")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := feriaBinary(t)
 	port := freePort(t)
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "HTTP_ADDR=127.0.0.1:"+fmt.Sprint(port), "DATA_DIR="+t.TempDir(),
