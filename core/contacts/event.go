@@ -40,6 +40,12 @@ func (in EventInput) Check(field string) (Event, error) {
 	if len(in.ID) > MaxEventIDLength {
 		return Event{}, bad("id", "id must be at most 200 bytes")
 	}
+	// Questions asked through POST /questions are counted under these ids:
+	// a client event taking one first would make that question a
+	// "duplicate" and leave it uncounted.
+	if strings.HasPrefix(in.ID, QuestionEventPrefix) {
+		return Event{}, bad("id", "ids starting with "+quote(QuestionEventPrefix)+" are reserved for questions asked through POST /questions")
+	}
 	if in.ItemID == "" {
 		return Event{}, bad("item_id", "item_id is required")
 	}
@@ -76,7 +82,11 @@ const MaxQuestionText = 2000
 
 // QuestionEventID is the idempotency key of the contact event a question
 // counts as, so that a question is counted once whatever retries happen.
-func QuestionEventID(id int64) string { return "question-" + strconv.FormatInt(id, 10) }
+func QuestionEventID(id int64) string { return QuestionEventPrefix + strconv.FormatInt(id, 10) }
+
+// QuestionEventPrefix starts the event ids of questions; clients may not
+// send ids starting with it.
+const QuestionEventPrefix = "question-"
 
 // AskedQuestion is a buyer's question on an item, in its seller's inbox.
 type AskedQuestion struct {

@@ -49,13 +49,33 @@ func Routes(app *fiber.App, svc contactsport.Service, auth httpapi.Auth) {
 
 type handlers struct{ svc contactsport.Service }
 
-// totalJSON is a count between two dates.
-type totalJSON struct {
+// The total answers keep the field order of the spec's resource tables,
+// which differs per kind: questions {date_from, date_to, id, total}, phone
+// views {date_from, date_to, total, id}, messaging-app clicks {total,
+// date_from, date_to, id}. The shapes the spec does not show (a seller's
+// questions, an item's phone views) follow their kind's shown sibling.
+type questionTotalJSON struct {
 	DateFrom string `json:"date_from"`
 	DateTo   string `json:"date_to"`
 	ItemID   string `json:"item_id,omitempty"`
 	UserID   string `json:"user_id,omitempty"`
 	Total    int64  `json:"total"`
+}
+
+type phoneViewTotalJSON struct {
+	DateFrom string `json:"date_from"`
+	DateTo   string `json:"date_to"`
+	Total    int64  `json:"total"`
+	ItemID   string `json:"item_id,omitempty"`
+	UserID   string `json:"user_id,omitempty"`
+}
+
+type msgAppTotalJSON struct {
+	Total    int64  `json:"total"`
+	DateFrom string `json:"date_from"`
+	DateTo   string `json:"date_to"`
+	ItemID   string `json:"item_id,omitempty"`
+	UserID   string `json:"user_id,omitempty"`
 }
 
 // windowJSON is a time-window result; Last is a string in messaging-app
@@ -83,10 +103,16 @@ func subjectIDs(s contacts.Subject) (item, user string) {
 	return "", strconv.FormatInt(s.User, 10)
 }
 
-func totalOut(t contacts.Total) totalJSON {
+func totalOut(t contacts.Total) any {
 	item, user := subjectIDs(t.Subject)
-	return totalJSON{DateFrom: contacts.FormatDate(t.Range.From), DateTo: contacts.FormatDate(t.Range.To),
-		ItemID: item, UserID: user, Total: t.Total}
+	from, to := contacts.FormatDate(t.Range.From), contacts.FormatDate(t.Range.To)
+	switch t.Kind {
+	case contacts.PhoneView:
+		return phoneViewTotalJSON{DateFrom: from, DateTo: to, Total: t.Total, ItemID: item, UserID: user}
+	case contacts.MsgApp:
+		return msgAppTotalJSON{Total: t.Total, DateFrom: from, DateTo: to, ItemID: item, UserID: user}
+	}
+	return questionTotalJSON{DateFrom: from, DateTo: to, ItemID: item, UserID: user, Total: t.Total}
 }
 
 func windowOut(w contacts.Window) windowJSON {
