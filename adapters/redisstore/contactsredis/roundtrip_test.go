@@ -1,0 +1,166 @@
+package contactsredis_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/feria/feria/adapters/redisstore/contactsredis"
+	"github.com/feria/feria/core/contacts"
+	"github.com/feria/feria/ports/contactsport"
+	"github.com/feria/feria/test/testenv"
+)
+
+// roundTrips counts what a go-redis client sends: single commands
+// (process) and pipelines (each one round trip whatever its length).
+type roundTrips struct{ single, pipelines, pipelined atomic.Int64 }
+
+func (*roundTrips) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (r *roundTrips) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if !handshake(cmd) {
+			r.single.Add(1)
+		}
+		return next(ctx, cmd)
+	}
+}
+
+func (r *roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		if len(cmds) > 0 && !handshake(cmds[0]) {
+			r.pipelines.Add(1)
+			r.pipelined.Add(int64(len(cmds)))
+		}
+		return next(ctx, cmds)
+	}
+}
+
+// handshake tells the commands go-redis sends once when it opens a
+// connection of its pool (HELLO, SELECT, CLIENT SETINFO): they are not the
+// request's.
+func handshake(cmd redis.Cmder) bool {
+	switch cmd.Name() {
+	case "hello", "select", "client", "auth":
+		return true
+	}
+	return false
+}
+
+func (r *roundTrips) total() int64 { return r.single.Load() + r.pipelines.Load() }
+
+func (r *roundTrips) reset() {
+	r.single.Store(0)
+	r.pipelines.Store(0)
+	r.pipelined.Store(0)
+}
+
+// Writes are one round trip per batch and reads one per request, whatever
+// the window: a 366-day window, a 744-hour window, a 366-day total with
+// partial days at both ends, and 50 ids × 30 days, built with the same core
+// rules the service uses.
+func TestOneRoundTripPerBatchAndRequest(t *testing.T) {
+	ctx := context.Background()
+	for name, open := range testenv.Redises() {
+		t.Run(name, func(t *testing.T) {
+			rdb := open(t)
+			rt := &roundTrips{}
+			rdb.AddHook(rt)
+			s := contactsredis.New(rdb, fmt.Sprintf("test:contacts:rt:%d:", seq.Add(1)))
+			end := time.Date(2026, 11, 20, 12, 30, 0, 0, time.UTC)
+
+			// The first script call after a Redis start may need EVAL after
+			// EVALSHA (NOSCRIPT); from then on a batch is one EVALSHA.
+			if _, err := s.Add(ctx, []contacts.Event{{ID: "warm", ItemID: "MLA1", SellerID: 7, Kind: contacts.PhoneView, Date: end}}); err != nil {
+				t.Fatal(err)
+			}
+			batch := make([]contacts.Event, contacts.MaxBatch)
+			for i := range batch {
+				batch[i] = contacts.Event{ID: fmt.Sprint("rt-", i), ItemID: fmt.Sprint("MLA", 1+i%50), SellerID: 7,
+					Kind: contacts.PhoneView, Date: end.Add(-time.Duration(i) * 9 * time.Hour)}
+			}
+			rt.reset()
+			r, err := s.Add(ctx, batch)
+			if err != nil || r.Accepted != contacts.MaxBatch {
+				t.Fatalf("add: %+v %v", r, err)
+			}
+			if rt.total() != 1 {
+				t.Errorf("a batch of %d events took %d round trips (%d single, %d pipelines), want 1",
+					len(batch), rt.total(), rt.single.Load(), rt.pipelines.Load())
+			}
+			rt.reset()
+			if r, err := s.Add(ctx, batch); err != nil || r.Duplicates != contacts.MaxBatch || rt.total() != 1 {
+				t.Errorf("re-sent batch: %+v %v, %d round trips, want all duplicates in 1", r, err, rt.total())
+			}
+
+			read := func(name string, series []contactsport.Series, buckets int) [][]int64 {
+				t.Helper()
+				rt.reset()
+				out, err := s.Read(ctx, series)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if rt.single.Load() != 0 || rt.pipelines.Load() != 1 {
+					t.Errorf("%s: %d single commands and %d pipelines (%d commands), want 1 pipeline",
+						name, rt.single.Load(), rt.pipelines.Load(), rt.pipelined.Load())
+				}
+				n := 0
+				for _, cs := range out {
+					n += len(cs)
+				}
+				if n != buckets {
+					t.Errorf("%s: %d buckets answered, want %d", name, n, buckets)
+				}
+				t.Logf("%s: 1 round trip, %d HMGETs, %d buckets", name, rt.pipelined.Load(), n)
+				return out
+			}
+			sum := func(out [][]int64) (n int64) {
+				for _, cs := range out {
+					for _, c := range cs {
+						n += c
+					}
+				}
+				return n
+			}
+			window := func(sub contacts.Subject, u contacts.Unit, last int) contactsport.Series {
+				w := contacts.WindowSpec{Unit: u, Last: last, Ending: end}
+				return contactsport.Series{Kind: contacts.PhoneView, Subject: sub, Unit: u, Starts: w.Starts()}
+			}
+
+			seller := contacts.UserSubject(7)
+			// 1000 events 9 hours apart reach back 375 days: a 366-day
+			// window holds those of the last 366 days.
+			inDays := 0
+			from := contacts.Day.Floor(end).AddDate(0, 0, -365)
+			for _, e := range batch {
+				if !e.Date.Before(from) {
+					inDays++
+				}
+			}
+			if got := sum(read("366-day window", []contactsport.Series{window(seller, contacts.Day, contacts.MaxLastDays)}, 366)); got != int64(inDays)+1 {
+				t.Errorf("366-day window of the seller = %d, want %d", got, inDays+1)
+			}
+			read("744-hour window", []contactsport.Series{window(seller, contacts.Hour, contacts.MaxLastHours)}, 744)
+
+			rg, err := contacts.ParseRange("2025-11-20T12:30:00Z", "2026-11-21T12:30:00Z")
+			if err != nil {
+				t.Fatal(err)
+			}
+			days, hours := rg.Cover()
+			read("366-day total", []contactsport.Series{
+				{Kind: contacts.PhoneView, Subject: seller, Unit: contacts.Day, Starts: days},
+				{Kind: contacts.PhoneView, Subject: seller, Unit: contacts.Hour, Starts: hours},
+			}, len(days)+len(hours))
+
+			var items []contactsport.Series
+			for i := 1; i <= contacts.MaxIDs; i++ {
+				items = append(items, window(contacts.ItemSubject(fmt.Sprint("MLA", i)), contacts.Day, 30))
+			}
+			read("50 ids x 30 days", items, 50*30)
+		})
+	}
+}
