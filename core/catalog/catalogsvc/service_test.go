@@ -1,0 +1,293 @@
+package catalogsvc_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/feria/feria/core/account"
+	"github.com/feria/feria/core/catalog"
+	"github.com/feria/feria/core/catalog/catalogsvc"
+	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/ports/accountport"
+	"github.com/feria/feria/ports/catalogport/catalogporttest"
+)
+
+// users knows seller 123 of MLA and seller 200 of MLB; any other id is
+// unknown, and 500 fails as a broken backend would.
+type users struct{ accountport.Service }
+
+var errDown = errors.New("users down")
+
+func (users) User(_ context.Context, id int64) (account.User, error) {
+	switch id {
+	case 123:
+		return account.User{ID: id, SiteID: "MLA"}, nil
+	case 200:
+		return account.User{ID: id, SiteID: "MLB"}, nil
+	case 500:
+		return account.User{}, errDown
+	}
+	return account.User{}, account.ErrUserNotFound
+}
+
+// clock is a settable sandbox clock.
+type clock struct{ now time.Time }
+
+func (c *clock) Now() time.Time { return c.now }
+
+var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+
+func setup(t *testing.T) (*catalogsvc.Service, *catalogporttest.Memory, *clock) {
+	t.Helper()
+	m := catalogporttest.NewMemory()
+	c := &clock{now: t0}
+	yes := true
+	cat := catalogporttest.Category("MLA1747", &yes)
+	if err := m.UpsertCategory(context.Background(), cat); err != nil {
+		t.Fatal(err)
+	}
+	return catalogsvc.New(m, users{}, c), m, c
+}
+
+func str(s string) *string { return &s }
+
+// wantErr checks kind, message and the field named by the first cause.
+func wantErr(t *testing.T, err error, kind kernel.Kind, field, message string) {
+	t.Helper()
+	var e *kernel.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("err = %v, want a *kernel.Error", err)
+	}
+	if e.Kind != kind || e.Message != message {
+		t.Errorf("err = %v %q, want %v %q", e.Kind, e.Message, kind, message)
+	}
+	if field != "" && (len(e.Causes) == 0 || e.Causes[0].Code != field) {
+		t.Errorf("causes = %+v, want the first naming %s", e.Causes, field)
+	}
+}
+
+func TestPutItem(t *testing.T) {
+	ctx := context.Background()
+	body := func() catalog.Item {
+		return catalog.Item{ID: "MLA1100", SiteID: "MLA", SellerID: 123, Title: "Amortiguador", CategoryID: "MLA1747"}
+	}
+	tests := []struct {
+		name    string
+		edit    func(*catalog.Item)
+		kind    kernel.Kind
+		field   string
+		message string
+	}{
+		{"unknown seller", func(it *catalog.Item) { it.SellerID = 999 }, kernel.Invalid, "seller_id", "seller 999 does not exist"},
+		{"seller of another site", func(it *catalog.Item) { it.SellerID = 200 }, kernel.Invalid, "seller_id", "seller 200 is a user of site MLB, not MLA"},
+		{"unknown category", func(it *catalog.Item) { it.CategoryID = "MLA9999" }, kernel.Invalid, "category_id", "category MLA9999 does not exist"},
+		{"unknown site", func(it *catalog.Item) { it.SiteID = "XXX" }, kernel.Invalid, "site_id", `site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got "XXX"`},
+		{"bad status", func(it *catalog.Item) { it.Status = "sold" }, kernel.Invalid, "status", `status must be one of active, paused, closed, under_review, inactive, got "sold"`},
+		{"users backend down", func(it *catalog.Item) { it.SellerID = 500 }, kernel.Internal, "", "internal server error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, m, _ := setup(t)
+			it := body()
+			tt.edit(&it)
+			_, err := s.PutItem(ctx, it)
+			if tt.kind == kernel.Internal {
+				if !errors.Is(err, errDown) {
+					t.Fatalf("err = %v, want the backend's", err)
+				}
+			} else {
+				wantErr(t, err, tt.kind, tt.field, tt.message)
+			}
+			if _, err := m.Item(ctx, it.ID); err == nil {
+				t.Errorf("a rejected item was stored")
+			}
+		})
+	}
+
+	t.Run("defaults, dropped computed fields, dates", func(t *testing.T) {
+		s, m, c := setup(t)
+		it := body()
+		it.Tags = []string{"good_quality_thumbnail", catalog.TagIncomplete, catalog.TagPending}
+		it.Attributes = []catalog.ItemAttribute{{ID: catalog.AttrHasCompatibilities}, {ID: "BRAND", ValueName: str("Acme")}}
+		v, err := s.PutItem(ctx, it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := m.Item(ctx, "MLA1100")
+		if got.Status != "active" || got.CurrencyID != "ARS" || got.Condition != "new" || got.ListingTypeID != "gold_special" ||
+			got.Shipping.Mode != "not_specified" || got.DomainID != "MLA-CAR_SHOCK_ABSORBERS" {
+			t.Errorf("defaults: %+v", got)
+		}
+		if !reflect.DeepEqual(got.Tags, []string{"good_quality_thumbnail"}) || len(got.Attributes) != 1 || got.Attributes[0].ID != "BRAND" ||
+			got.Attributes[0].Values == nil || got.DealIDs == nil || got.Shipping.Methods == nil || got.Shipping.FreeMethods == nil {
+			t.Errorf("stored tags/attributes/lists: %+v", got)
+		}
+		// The view answers the computed tag: the category requires
+		// compatibilities and the item has none.
+		if !reflect.DeepEqual(v.Tags, []string{"good_quality_thumbnail", catalog.TagIncomplete}) {
+			t.Errorf("view tags: %v", v.Tags)
+		}
+		if !got.DateCreated.Equal(t0) || !got.LastUpdated.Equal(t0) {
+			t.Errorf("dates: %v %v", got.DateCreated, got.LastUpdated)
+		}
+		c.now = t0.Add(time.Hour)
+		again, err := s.PutItem(ctx, it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !again.DateCreated.Equal(t0) || !again.LastUpdated.Equal(t0.Add(time.Hour)) {
+			t.Errorf("re-put dates: %v %v, want date_created kept, last_updated moved", again.DateCreated, again.LastUpdated)
+		}
+		again.LastUpdated = v.LastUpdated
+		if !reflect.DeepEqual(again, v) {
+			t.Errorf("re-put changed the item:\n got %+v\nwant %+v", again, v)
+		}
+	})
+}
+
+func TestItemView(t *testing.T) {
+	ctx := context.Background()
+	s, m, _ := setup(t)
+	if _, err := s.ItemView(ctx, "MLA1"); !errors.Is(err, catalog.ErrItemNotFound) {
+		t.Errorf("missing item: %v", err)
+	}
+	if _, err := s.PutItem(ctx, catalog.Item{ID: "MLA1100", SiteID: "MLA", SellerID: 123, Title: "A", CategoryID: "MLA1747"}); err != nil {
+		t.Fatal(err)
+	}
+	m.AddCompatibility(ctx, "MLA1100", "MLA15197901")
+	v, err := s.ItemView(ctx, "MLA1100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := v.Attributes[len(v.Attributes)-1]
+	if last.ID != catalog.AttrHasCompatibilities || len(v.Tags) != 0 {
+		t.Errorf("view with a compatibility: tags %v, attributes %+v", v.Tags, v.Attributes)
+	}
+}
+
+func TestPutCatalog(t *testing.T) {
+	ctx := context.Background()
+	s, _, c := setup(t)
+	t.Run("category keeps date_created and fills lists", func(t *testing.T) {
+		cat := catalog.Category{ID: "MLA2000", SiteID: "MLA", Name: "Frenos",
+			ShippingPreferences: catalog.ShippingPreferences{Logistics: []catalog.Logistic{{Mode: "me2"}}}}
+		got, err := s.PutCategory(ctx, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.AcceptedShippingMethods == nil || got.ShippingPreferences.Logistics[0].Types == nil || !got.DateCreated.Equal(t0) {
+			t.Errorf("category: %+v", got)
+		}
+		c.now = t0.Add(time.Hour)
+		got, _ = s.PutCategory(ctx, cat)
+		if !got.DateCreated.Equal(t0) || !got.LastModified.Equal(t0.Add(time.Hour)) {
+			t.Errorf("re-put: %v %v", got.DateCreated, got.LastModified)
+		}
+		c.now = t0
+	})
+	tests := []struct {
+		name    string
+		put     func() error
+		field   string
+		message string
+	}{
+		{"category of an unknown site", func() error {
+			_, err := s.PutCategory(ctx, catalog.Category{ID: "XXX1", SiteID: "XXX", Name: "n"})
+			return err
+		}, "site_id", `site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got "XXX"`},
+		{"category compatibilities status", func() error {
+			_, err := s.PutCategory(ctx, catalog.Category{ID: "MLA1", SiteID: "MLA", Name: "n",
+				Compatibilities: &catalog.CategoryCompatibilities{NoteStatus: "ON", RestrictionsStatus: "ENABLED", UniversalStatus: "ENABLED"}})
+			return err
+		}, "compatibilities.note_status", `compatibilities.note_status must be one of ENABLED, DISABLED, got "ON"`},
+		{"domain id", func() error {
+			_, err := s.PutDomain(ctx, catalog.Domain{ID: "MLA-lower", SiteID: "MLA"})
+			return err
+		}, "domain_id", `domain_id must be MLA-<DOMAIN_NAME>, got "MLA-lower"`},
+		{"product of a missing domain", func() error {
+			_, err := s.PutProduct(ctx, catalogporttest.Product("MLA15197901", nil, "2016"))
+			return err
+		}, "domain_id", "domain MLA-CARS_AND_VANS does not exist"},
+		{"product its own parent", func() error {
+			_, err := s.PutProduct(ctx, catalogporttest.Product("MLA15197901", str("MLA15197901"), "2016"))
+			return err
+		}, "parent_id", "parent_id must not be the product itself"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wantErr(t, tt.put(), kernel.Invalid, tt.field, tt.message)
+		})
+	}
+	t.Run("domain then product", func(t *testing.T) {
+		d, err := s.PutDomain(ctx, catalog.Domain{ID: "MLA-CARS_AND_VANS", SiteID: "MLA", Main: true})
+		if err != nil || d.Compatibilities == nil {
+			t.Fatalf("domain: %+v %v", d, err)
+		}
+		p, err := s.PutProduct(ctx, catalogporttest.Product("MLA15197901", str("MLA15197894"), "2016"))
+		if err != nil || p.ID != "MLA15197901" {
+			t.Fatalf("product: %+v %v", p, err)
+		}
+		if _, err := s.Product(ctx, "MLA1"); !errors.Is(err, catalog.ErrProductNotFound) {
+			t.Errorf("missing product: %v", err)
+		}
+		if _, err := s.Domain(ctx, "MLA-NOPE"); !errors.Is(err, catalog.ErrDomainNotFound) {
+			t.Errorf("missing domain: %v", err)
+		}
+		if _, err := s.Category(ctx, "MLA1"); !errors.Is(err, catalog.ErrCategoryNotFound) {
+			t.Errorf("missing category: %v", err)
+		}
+	})
+}
+
+func TestSearchItems(t *testing.T) {
+	s, m, _ := setup(t)
+	bg := context.Background()
+	for _, id := range []string{"MLA1102", "MLA1100", "MLA1101"} {
+		if err := m.UpsertItem(bg, catalogporttest.Item(id, "MLA1747", 123, "")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.AddCompatibility(bg, "MLA1100", "MLA15197901")
+	seller := kernel.WithCaller(bg, kernel.Caller{UserID: 123, SiteID: "MLA"})
+	tests := []struct {
+		name  string
+		ctx   context.Context
+		q     catalog.ItemQuery
+		page  paging.Request
+		ids   []string
+		total int
+		err   *kernel.Error
+		msg   string
+	}{
+		{name: "no caller", ctx: bg, q: catalog.ItemQuery{SellerID: 123}, page: paging.Default(), err: catalogsvc.ErrNoCaller, msg: "access token required"},
+		{name: "another seller", ctx: seller, q: catalog.ItemQuery{SellerID: 124}, page: paging.Default(), err: catalogsvc.ErrNotSeller,
+			msg: "the caller (user 123) may only search its own items, not those of seller 124"},
+		{name: "unknown tag", ctx: seller, q: catalog.ItemQuery{SellerID: 123, Tags: []string{"new"}}, page: paging.Default(), err: catalogsvc.ErrInvalidTags,
+			msg: `tags must be incomplete_compatibilities or pending_compatibilities, got "new"`},
+		{name: "all, by id", ctx: seller, q: catalog.ItemQuery{SellerID: 123}, page: paging.Default(), ids: []string{"MLA1100", "MLA1101", "MLA1102"}, total: 3},
+		{name: "incomplete", ctx: seller, q: catalog.ItemQuery{SellerID: 123, Tags: []string{catalog.TagIncomplete}}, page: paging.Default(), ids: []string{"MLA1101", "MLA1102"}, total: 2},
+		{name: "a page", ctx: seller, q: catalog.ItemQuery{SellerID: 123}, page: paging.Request{Limit: 1, Offset: 1}, ids: []string{"MLA1101"}, total: 3},
+		{name: "status", ctx: seller, q: catalog.ItemQuery{SellerID: 123, Status: "paused"}, page: paging.Default(), ids: []string{}, total: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := s.SearchItems(tt.ctx, tt.q, tt.page)
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) || kernel.MessageOf(err) != tt.msg {
+					t.Fatalf("err = %v, want %v %q", err, tt.err, tt.msg)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(r.IDs, tt.ids) || r.Page != tt.page.Of(tt.total) {
+				t.Errorf("got %v %+v, want %v total %d", r.IDs, r.Page, tt.ids, tt.total)
+			}
+		})
+	}
+}
