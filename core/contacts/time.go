@@ -59,6 +59,13 @@ func ParseDate(name, raw string) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, ErrBadRequest.Withf("%s is required: an ISO 8601 date-time such as 2026-11-20T00:00:00Z", name)
 	}
+	// An unencoded "+05:30" in a query string arrives as " 05:30" (a '+'
+	// is a space in a query): read a space after the time as that '+'.
+	if t := strings.IndexByte(s, 'T'); t > 0 {
+		if sp := strings.LastIndexByte(s, ' '); sp > t {
+			s = s[:sp] + "+" + s[sp+1:]
+		}
+	}
 	for _, l := range layouts {
 		if t, err := time.ParseInLocation(l, s, time.UTC); err == nil {
 			return t.UTC(), nil

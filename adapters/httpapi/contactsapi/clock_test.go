@@ -43,3 +43,17 @@ func TestWindowEndsAtTheClock(t *testing.T) {
 		})
 	}
 }
+
+// A '+' offset written unencoded in the query string (which decodes it as
+// a space) is read as the offset it was meant to be.
+func TestUnencodedPlusOffset(t *testing.T) {
+	for _, be := range apptest.Both {
+		t.Run(be.Name, func(t *testing.T) {
+			a := world(t, be)
+			expect(t, "raw +05:30", a.Do("GET", "/items/MLA1/contacts/questions?date_from=2026-11-20T05:30:00+05:30&date_to=2026-11-20T06:30:00+05:30", nil), 200,
+				`{"date_from":"2026-11-20T00:00:00Z","date_to":"2026-11-20T01:00:00Z","item_id":"MLA1","total":1}`)
+			expect(t, "encoded %2B05:30", a.Do("GET", "/items/MLA1/contacts/questions/time_window?unit=hour&last=1&ending=2026-11-20T05:45:00%2B05:30", nil), 200,
+				`{"item_id":"MLA1","total":1,"date_from":"2026-11-20T00:00:00Z","date_to":"2026-11-20T01:00:00Z","last":1,"unit":"hour","results":[{"date":"2026-11-20T00:00:00Z","total":1}]}`)
+		})
+	}
+}
