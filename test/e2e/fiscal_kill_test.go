@@ -1,0 +1,163 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/feria/feria/adapters/blobstore/s3blob"
+	"github.com/feria/feria/adapters/sqlstore"
+	"github.com/feria/feria/test/smtptest"
+	"github.com/feria/feria/test/testenv"
+)
+
+// buildFeria builds the real binary once per test.
+func buildFeria(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "feria")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/feria/feria/cmd/feria").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// workerProcess is a `feria worker` subprocess with its output in a file.
+type workerProcess struct {
+	cmd *exec.Cmd
+	log string
+}
+
+func startWorkerProcess(t *testing.T, bin string, env []string, n int) *workerProcess {
+	t.Helper()
+	logPath := filepath.Join(t.TempDir(), fmt.Sprintf("worker-%d.log", n))
+	f, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "worker")
+	// Only what feria needs: nothing of the test's environment leaks in.
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)
+	cmd.Stdout, cmd.Stderr = f, f
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w := &workerProcess{cmd: cmd, log: logPath}
+	t.Cleanup(func() {
+		w.kill()
+		f.Close()
+		if t.Failed() {
+			b, _ := os.ReadFile(logPath)
+			t.Logf("worker %d output:\n%s", n, b)
+		}
+	})
+	return w
+}
+
+// kill sends SIGKILL: no shutdown code of feria or asynq runs.
+func (w *workerProcess) kill() {
+	if w.cmd.ProcessState == nil {
+		w.cmd.Process.Signal(syscall.SIGKILL) //nolint:errcheck // may be gone already
+		w.cmd.Wait()                          //nolint:errcheck // killed
+	}
+}
+
+// TestFiscalMailWorkerKilled: the buyer's e-mail arrives exactly once when
+// the `feria worker` process is SIGKILLed while the mail server holds the
+// message (its data sent, the server's final reply not yet given) and a
+// second worker process starts. The server takes the mail only with its
+// reply to the end of DATA, as SMTP servers do; the killed attempt never got
+// that reply, so the first worker never delivered it. asynq hands the job of
+// the dead process out again once its lease expired (30 s, then 30 s of
+// clock-skew margin, found by the recoverer's minute tick, then the retry
+// backoff): this test takes one to two minutes.
+func TestFiscalMailWorkerKilled(t *testing.T) {
+	bin := buildFeria(t)
+	mail := smtptest.Start(t)
+	dbURL, redisURL := testenv.PostgresSchemaURL(t), testenv.RedisURL(t)
+	s3 := testenv.S3(t)
+	bucket := testenv.S3Bucket(t)
+	ctx := context.Background()
+	db, err := sqlstore.OpenPostgres(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ropt, err := redis.ParseURL(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := redis.NewClient(ropt)
+	t.Cleanup(func() { rdb.Close() })
+	blobs, err := s3blob.New(ctx, s3blob.Config{Endpoint: s3.Endpoint, AccessKey: s3.AccessKey, SecretKey: s3.SecretKey,
+		Bucket: bucket, UseSSL: s3.UseSSL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The API runs in the test (no workers); the workers are the real binary.
+	api := fiscalInstance(t, db, rdb, blobs, mail.URL())
+	loadFiscalWorld(t, api)
+	env := []string{"DATABASE_URL=" + dbURL, "REDIS_URL=" + redisURL, "S3_ENDPOINT=" + s3.Endpoint,
+		"S3_ACCESS_KEY=" + s3.AccessKey, "S3_SECRET_KEY=" + s3.SecretKey, "S3_BUCKET=" + bucket,
+		fmt.Sprint("S3_USE_SSL=", s3.UseSSL), "SMTP_URL=" + mail.URL(), "LOG_LEVEL=debug", "WORKER_CONCURRENCY=2"}
+
+	holding := mail.Hold()
+	if st, b := uploadPDF(t, api, 1001, "tok-101"); st != 201 {
+		t.Fatalf("upload: %d %s", st, b)
+	}
+	w1 := startWorkerProcess(t, bin, env, 1)
+	select {
+	case <-holding:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the first worker never reached the mail server")
+	}
+	w1.kill()
+	// The held message is refused now (to a dead connection): never taken.
+	mail.Release()
+	time.Sleep(200 * time.Millisecond)
+	if n := len(mail.Messages()); n != 0 {
+		t.Fatalf("%d mails taken from the killed worker", n)
+	}
+	var rows int
+	count := func() int {
+		t.Helper()
+		if err := db.NewRaw("SELECT count(*) FROM notifications WHERE user_id = 201 AND pack_id = 1001").Scan(ctx, &rows); err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	if n := count(); n != 1 {
+		t.Fatalf("%d notification rows after the killed attempt, want 1 (stored before the mail)", n)
+	}
+
+	start := time.Now()
+	startWorkerProcess(t, bin, env, 2)
+	got := mail.WaitFor(1, 180*time.Second)
+	if len(got) != 1 || got[0].To[0] != "user-201@users.feria.invalid" || got[0].Header("Subject") != "Your invoice is available" ||
+		!strings.Contains(got[0].Raw, "pack 1001") {
+		t.Fatalf("mails after the restart (%s): %d", time.Since(start), len(got))
+	}
+	t.Logf("mailed by the second worker %s after it started", time.Since(start).Round(time.Second))
+	time.Sleep(3 * time.Second)
+	if n := len(mail.Messages()); n != 1 {
+		t.Fatalf("%d mails, want exactly 1", n)
+	}
+	if n := count(); n != 1 {
+		t.Fatalf("%d notification rows, want 1", n)
+	}
+	var mailed int
+	if err := db.NewRaw("SELECT count(*) FROM notifications WHERE mailed_at IS NOT NULL").Scan(ctx, &mailed); err != nil || mailed != 1 {
+		t.Fatalf("mailed rows %d %v", mailed, err)
+	}
+	if f := feed(t, api); len(f) != 1 || f[0]["kind"] != "fiscal_document_uploaded" || f[0]["pack_id"] != float64(1001) {
+		t.Fatalf("feed %+v", f)
+	}
+}

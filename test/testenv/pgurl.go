@@ -1,0 +1,44 @@
+package testenv
+
+import (
+	"fmt"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/feria/feria/adapters/sqlstore"
+)
+
+// PostgresSchemaURL returns the DATABASE_URL of a migrated schema of the
+// test's own (its search_path), dropped when the test ends: for tests that
+// run feria as a separate process on the same database as the test.
+func PostgresSchemaURL(t testing.TB) string {
+	t.Helper()
+	base := PostgresURL(t)
+	admin, err := sqlstore.OpenPostgres(ctx(t), base)
+	if err != nil {
+		t.Fatalf("testenv: postgres at %s: %v."+howTo, base, err, "TEST_DATABASE_URL", base)
+	}
+	defer admin.Close()
+	schema := fmt.Sprintf("u_%s_%d", name(t), time.Now().UnixNano()%1_000_000_000)
+	if _, err := admin.ExecContext(ctx(t), "CREATE SCHEMA "+schema); err != nil {
+		t.Fatalf("testenv: create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		if admin, err := sqlstore.OpenPostgres(ctx(t), base); err == nil {
+			admin.ExecContext(ctx(t), "DROP SCHEMA "+schema+" CASCADE") //nolint:errcheck // best effort
+			admin.Close()
+		}
+	})
+	u, _ := url.Parse(base)
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	db, err := sqlstore.OpenPostgres(ctx(t), u.String())
+	if err != nil {
+		t.Fatalf("testenv: postgres: %v", err)
+	}
+	defer db.Close()
+	migrate(t, db)
+	return u.String()
+}
