@@ -481,10 +481,18 @@ func (h handlers) snapshot(c *fiber.Ctx) error {
 		CompatibilityDeleted: s.CompatibilityDeleted,
 		DateCreated:          s.DateCreated.UTC().Format("2006-01-02T15:04:05.000Z07:00"),
 		DateUpdated:          s.DateUpdated.UTC().Format("2006-01-02T15:04:05.000Z07:00")}
-	if s.UserSelection != nil {
-		out.UserSelection = &selectionJSON{LabelValues: json.RawMessage(s.UserSelection)}
+	// Only product_id is "absent when none": user_selection is always an
+	// object, with empty label_values when the buyer chose no vehicle.
+	out.UserSelection = &selectionJSON{LabelValues: json.RawMessage("[]")}
+	if len(s.UserSelection) > 0 {
+		out.UserSelection.LabelValues = json.RawMessage(s.UserSelection)
 	}
-	if s.Status == compat.NoUserSelection || s.Status == compat.Confirmed {
+	// The spec lists compatibility_id for CONFIRMED and note/restrictions
+	// for NO_USER_SELECTION only; the other statuses do not carry them.
+	if s.Status != compat.Confirmed {
+		out.CompatibilityStatus.CompatibilityID = ""
+	}
+	if s.Status == compat.NoUserSelection {
 		note, rs := s.Note, s.Restrictions
 		if rs == nil {
 			rs = []compat.Restriction{}
