@@ -31,6 +31,7 @@ func TestFiscalDocuments(t *testing.T) {
 			t.Run("Lifecycle", func(t *testing.T) { testLifecycle(t, a) })
 			t.Run("UploadErrors", func(t *testing.T) { testUploadErrors(t, a) })
 			t.Run("Billing", func(t *testing.T) { testBilling(t, a) })
+			t.Run("CallerHasNoDocuments", func(t *testing.T) { testCallerHasNoDocuments(t, a) })
 		})
 	}
 }
@@ -292,12 +293,13 @@ func testBilling(t *testing.T, a *apptest.App) {
 	sh := apptest.Bearer(tok(seller))
 	internal := func(r apptest.Response) {
 		t.Helper()
-		var e struct {
-			Message, Error string
-			Status         int
-		}
+		// Shape (a) exactly: these four keys, no cause.
+		var e map[string]any
 		r.JSON(t, &e)
-		if r.Status != 500 || e.Error != "internal_server_error" || e.Status != 500 || !strings.HasPrefix(e.Message, "internal server error (request id ") {
+		msg, _ := e["message"].(string)
+		cause, isList := e["cause"].([]any)
+		if r.Status != 500 || len(e) != 4 || e["error"] != "internal_server_error" || e["status"] != float64(500) ||
+			!strings.HasPrefix(msg, "internal server error (request id ") || !isList || len(cause) != 0 {
 			t.Fatalf("got %d %s", r.Status, r.Body)
 		}
 	}
@@ -353,4 +355,31 @@ func testBilling(t *testing.T, a *apptest.App) {
 	}
 	wantJSON(t, a.Do("GET", "/messages/packs/1001", nil, apptest.Bearer(tok(stranger))...), 403,
 		errBody(403, "forbidden", "caller is neither the seller nor the buyer of the pack"))
+}
+
+// testCallerHasNoDocuments: the pack changed hands (its order now names
+// another seller) after the first seller uploaded: the new seller has no
+// documents in the pack (404 on list and delete), the buyer still sees them.
+func testCallerHasNoDocuments(t *testing.T, a *apptest.App) {
+	const pack, orderID = 1008, 9008
+	a.MustLoad(map[string]any{"orders": []any{order(orderID, "MLA", seller, buyer, pack, "drop_off")}})
+	p := docsPath(pack)
+	r := upload(a, p, tok(seller), pdfFile("f.pdf"))
+	if r.Status != 201 {
+		t.Fatalf("upload: %d %s", r.Status, r.Body)
+	}
+	a.MustLoad(map[string]any{"orders": []any{order(orderID, "MLA", mutedSeller, buyer, pack, "drop_off")}})
+	none := errBody(404, "not_found", "the caller has no fiscal documents in the pack")
+	h := apptest.Bearer(tok(mutedSeller))
+	wantJSON(t, a.Do("GET", p, nil, h...), 404, none)
+	wantJSON(t, a.Do("DELETE", p+"?access_token="+tok(mutedSeller), nil), 404, none)
+	var l listAnswer
+	r = a.Do("GET", p, nil, apptest.Bearer(tok(buyer))...)
+	r.JSON(t, &l)
+	if r.Status != 200 || l.PackID != pack || len(l.Docs) != 1 || !uuidRE.MatchString(l.Docs[0].ID) {
+		t.Fatalf("buyer list: %d %s", r.Status, r.Body)
+	}
+	// The former seller is no longer a party to the pack.
+	wantJSON(t, a.Do("GET", p, nil, apptest.Bearer(tok(seller))...), 403,
+		errBody(403, "forbidden", "caller is not authorized to access the fiscal documents of this pack"))
 }

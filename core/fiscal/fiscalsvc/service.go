@@ -154,7 +154,8 @@ func (s *Service) enqueue(ctx context.Context, taskType string, n fiscalport.Not
 }
 
 // List returns what the caller may see; a pack that never held a document
-// is 404, one whose documents were removed an empty list.
+// is 404, one whose documents were removed an empty list, one holding only
+// documents of another seller 404 too.
 func (s *Service) List(ctx context.Context, packID string) (int64, []fiscal.Document, error) {
 	p, caller, role, err := s.pack(ctx, packID, fiscal.ActList)
 	if err != nil {
@@ -165,6 +166,11 @@ func (s *Service) List(ctx context.Context, packID string) (int64, []fiscal.Docu
 		return 0, nil, err
 	}
 	visible := visibleTo(all, caller, role)
+	if len(visible) == 0 && len(all) > 0 {
+		// Documents of another seller of the pack (it changed hands):
+		// the spec's "caller has no documents in the pack".
+		return 0, nil, fiscal.ErrNoCallerDocuments
+	}
 	if len(visible) == 0 {
 		had, err := s.d.Documents.EverHad(ctx, p.ID)
 		if err != nil {
