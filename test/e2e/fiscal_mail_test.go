@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 	"github.com/uptrace/bun"
 
@@ -187,12 +188,33 @@ func TestFiscalMailExactlyOnce(t *testing.T) {
 	if n := len(mail.Messages()); n != 0 {
 		t.Fatalf("%d mails before any worker ran", n)
 	}
+	// This is the crash between commit and enqueue: the notice is committed
+	// in the outbox with the document, and nothing reached the queue.
+	pending := func() (rows, queued int) {
+		t.Helper()
+		if err := db.NewRaw("SELECT count(*) FROM outbox WHERE task_type = 'fiscal:document_uploaded' AND relayed_at IS NULL").Scan(context.Background(), &rows); err != nil {
+			t.Fatal(err)
+		}
+		insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: rdb.Options().Addr, DB: rdb.Options().DB})
+		defer insp.Close()
+		info, err := insp.GetQueueInfo("default")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows, info.Size
+	}
+	if rows, queued := pending(); rows != 1 || queued != 0 {
+		t.Fatalf("before any relay: %d pending outbox rows, %d queued; want 1, 0", rows, queued)
+	}
 	w1 := fiscalInstance(t, db, rdb, blobs, mail.URL())
 	stop1 := workers(t, w1)
 	got := mail.WaitFor(1, 20*time.Second)
 	if len(got) != 1 || got[0].To[0] != "user-201@users.feria.invalid" || got[0].Header("Subject") != "Your invoice is available" ||
 		!strings.Contains(got[0].Raw, "pack 1001") {
 		t.Fatalf("mails: %+v", got)
+	}
+	if rows, _ := pending(); rows != 0 {
+		t.Fatalf("%d outbox rows still pending after the relay ran", rows)
 	}
 
 	// 2. The worker is stopped while the second mail is in flight.
