@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/feria/feria/adapters/blobstore/s3blob"
@@ -159,5 +160,60 @@ func TestFiscalMailWorkerKilled(t *testing.T) {
 	}
 	if f := feed(t, api); len(f) != 1 || f[0]["kind"] != "fiscal_document_uploaded" || f[0]["pack_id"] != float64(1001) {
 		t.Fatalf("feed %+v", f)
+	}
+}
+
+// TestFiscalMailRetried: a mail server refusing the mail (451) fails the
+// job; asynq keeps it in the retry state with a backoff (at least 15 s for
+// the first retry) and the buyer gets nothing yet; once the server takes
+// mail again the retried job (run now, as an operator does from the
+// dashboard) mails it once, to the one stored notification.
+func TestFiscalMailRetried(t *testing.T) {
+	mail := smtptest.Start(t)
+	db, rdb := testenv.Postgres(t), testenv.Redis(t)
+	s3 := testenv.S3(t)
+	blobs, err := s3blob.New(context.Background(), s3blob.Config{Endpoint: s3.Endpoint, AccessKey: s3.AccessKey,
+		SecretKey: s3.SecretKey, Bucket: testenv.S3Bucket(t), UseSSL: s3.UseSSL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := fiscalInstance(t, db, rdb, blobs, mail.URL())
+	loadFiscalWorld(t, api)
+	mail.SetFail(true)
+	workers(t, fiscalInstance(t, db, rdb, blobs, mail.URL()))
+	failedAt := time.Now()
+	if st, b := uploadPDF(t, api, 1001, "tok-101"); st != 201 {
+		t.Fatalf("upload: %d %s", st, b)
+	}
+	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: rdb.Options().Addr, DB: rdb.Options().DB})
+	defer insp.Close()
+	var retry []*asynq.TaskInfo
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if retry, err = insp.ListRetryTasks("default"); err == nil && len(retry) > 0 {
+			break
+		}
+	}
+	if len(retry) != 1 {
+		t.Fatalf("retry tasks: %v %v", retry, err)
+	}
+	r := retry[0]
+	if r.Retried != 1 || r.MaxRetry != 10 || !strings.Contains(r.LastErr, "451") || r.NextProcessAt.Before(failedAt.Add(15*time.Second)) {
+		t.Fatalf("retry task: retried %d/%d, err %q, next at +%s", r.Retried, r.MaxRetry, r.LastErr, r.NextProcessAt.Sub(failedAt))
+	}
+	if n := len(mail.Messages()); n != 0 {
+		t.Fatalf("%d mails while the server refuses", n)
+	}
+	mail.SetFail(false)
+	if err := insp.RunTask("default", r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := mail.WaitFor(1, 20*time.Second); len(got) != 1 {
+		t.Fatalf("mails after the retry: %d", len(got))
+	}
+	time.Sleep(time.Second)
+	var rows int
+	if err := db.NewRaw("SELECT count(*) FROM notifications WHERE mailed_at IS NOT NULL").Scan(context.Background(), &rows); err != nil ||
+		rows != 1 || len(mail.Messages()) != 1 {
+		t.Fatalf("mailed notifications %d (%v), mails %d", rows, err, len(mail.Messages()))
 	}
 }
