@@ -142,6 +142,7 @@ func testLifecycle(t *testing.T, a *apptest.App) {
 		t.Fatalf("upload: %d %s", r.Status, r.Body)
 	}
 	pdfID := up.IDs[0][4:]
+	wantKeys(t, r.Body, "ids")
 	// same type again → 409 (state table)
 	wantJSON(t, upload(a, p, tok(seller), pdfFile("again.pdf")), 409, errBody(409, "conflict", "the pack already has a pdf file"))
 	// 1 → 2: the XML beside its stored PDF
@@ -157,6 +158,18 @@ func testLifecycle(t *testing.T, a *apptest.App) {
 	for _, r := range []apptest.Response{a.Do("GET", p, nil, sh...), a.Do("GET", p+"?access_token="+tok(buyer), nil)} {
 		var l listAnswer
 		r.JSON(t, &l)
+		var raw struct {
+			PackID json.RawMessage   `json:"pack_id"`
+			Docs   []json.RawMessage `json:"fiscal_documents"`
+		}
+		r.JSON(t, &raw)
+		wantKeys(t, r.Body, "pack_id", "fiscal_documents")
+		if string(raw.PackID) != fmt.Sprint(orderAlone) { // an integer, not a string
+			t.Fatalf("pack_id %s", raw.PackID)
+		}
+		for _, d := range raw.Docs {
+			wantKeys(t, d, "id", "date", "file_type", "filename")
+		}
 		if r.Status != 200 || l.PackID != orderAlone || len(l.Docs) != 2 || l.Docs[0].ID != pdfID || l.Docs[0].FileType != "pdf" ||
 			l.Docs[0].Filename != "factura A-0001.pdf" || l.Docs[1].ID != xmlID || l.Docs[1].FileType != "xml" || l.Docs[0].Date.IsZero() {
 			t.Fatalf("list: %d %s", r.Status, r.Body)
@@ -329,6 +342,7 @@ func testBilling(t *testing.T, a *apptest.App) {
 		r := a.Do("POST", p+"?access_token="+tok(seller), map[string]string{"text": txt})
 		var ans struct{ Message string }
 		r.JSON(t, &ans)
+		wantKeys(t, r.Body, "message")
 		id := strings.TrimSuffix(strings.TrimPrefix(ans.Message, "Message "), " sent to the buyer")
 		if r.Status != 201 || !uuidRE.MatchString(id) {
 			t.Fatalf("billing: %d %s", r.Status, r.Body)
@@ -382,4 +396,22 @@ func testCallerHasNoDocuments(t *testing.T, a *apptest.App) {
 	// The former seller is no longer a party to the pack.
 	wantJSON(t, a.Do("GET", p, nil, apptest.Bearer(tok(seller))...), 403,
 		errBody(403, "forbidden", "caller is not authorized to access the fiscal documents of this pack"))
+}
+
+// wantKeys fails unless body is a JSON object with exactly these keys
+// (decoding into a struct would accept any letter case).
+func wantKeys(t *testing.T, body []byte, keys ...string) {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatalf("not an object: %s", body)
+	}
+	if len(m) != len(keys) {
+		t.Fatalf("keys of %s, want %v", body, keys)
+	}
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			t.Fatalf("key %q missing in %s", k, body)
+		}
+	}
 }
