@@ -13,8 +13,12 @@ import (
 	"github.com/feria/feria/core/catalog/catalogsvc"
 	"github.com/feria/feria/core/flex/flexsvc"
 	"github.com/feria/feria/core/sales/salessvc"
+	"github.com/feria/feria/ports/catalogport"
 	"github.com/feria/feria/ports/salesport"
 )
+
+// brandssvc tells the catalog which official stores a seller may name.
+var _ catalogport.OfficialStores = (*brandssvc.Service)(nil)
 
 // The world: catalog, items, orders, brands, flex subscriptions and
 // shipments, as the sandbox creates them and the item reads show them.
@@ -33,7 +37,8 @@ func init() {
 // so every module that needs them may build them again. The orders service
 // tells every registered order observer (app/hooks.go).
 func World(d *Deps) worldapi.Services {
-	catalog := catalogsvc.New(catalogdb.New(d.DB), d.Accounts, d.Clock)
+	brands := brandssvc.New(brandsdb.New(d.DB), d.Accounts, d.Clock)
+	catalog := catalogsvc.New(catalogdb.New(d.DB), d.Accounts, d.Clock).WithOfficialStores(brands)
 	var observers []salesport.OrderObserver
 	for _, ob := range orderObservers {
 		observers = append(observers, ob(d))
@@ -42,7 +47,7 @@ func World(d *Deps) worldapi.Services {
 	return worldapi.Services{
 		Catalog: catalog,
 		Sales:   sales,
-		Brands:  brandssvc.New(brandsdb.New(d.DB), d.Accounts, d.Clock),
+		Brands:  brands,
 		Flex:    flexsvc.New(flexdb.New(d.DB), d.Accounts, sales, d.Clock),
 	}
 }

@@ -17,6 +17,13 @@ var (
 	ErrInvalidItem     = kernel.E(kernel.Invalid, "bad_request", "invalid item")
 )
 
+// Errors of an item's official_store_id, with the codes of spec D: a seller
+// bound to several official stores must name one, and only one of its own.
+var (
+	ErrOfficialStoreRequired   = kernel.E(kernel.Invalid, "validation_error", "official_store_id is required")
+	ErrOfficialStoreNotAllowed = kernel.E(kernel.Permission, "forbidden", "body.invalid_official_store_id")
+)
+
 // Not-found errors of the module.
 var (
 	ErrCategoryNotFound = kernel.E(kernel.NotExist, "not_found", "category not found")
@@ -196,7 +203,8 @@ func ValidateProduct(pr Product) error {
 // ValidateItem checks an item to be stored (not its references).
 func ValidateItem(it Item) error {
 	var p problems
-	if p.Site("site_id", it.SiteID) {
+	siteOK := p.Site("site_id", it.SiteID)
+	if siteOK {
 		p.SiteID("item_id", it.ID, it.SiteID)
 		p.SiteID("category_id", it.CategoryID, it.SiteID)
 		if it.DomainID != "" {
@@ -219,7 +227,8 @@ func ValidateItem(it Item) error {
 	if it.Price < 0 {
 		p.Add("price", "price must not be negative")
 	}
-	if len(it.CurrencyID) != 3 || strings.ToUpper(it.CurrencyID) != it.CurrencyID {
+	// An unknown site has no default currency: only its site_id is wrong.
+	if (siteOK || it.CurrencyID != "") && (len(it.CurrencyID) != 3 || strings.ToUpper(it.CurrencyID) != it.CurrencyID) {
 		p.Add("currency_id", "currency_id must be a three-letter currency code, got %q", it.CurrencyID)
 	}
 	if it.AvailableQuantity < 0 {

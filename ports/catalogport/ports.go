@@ -35,6 +35,14 @@ type Service interface {
 	SearchItems(ctx context.Context, q catalog.ItemQuery, page paging.Request) (SearchResult, error)
 }
 
+// OfficialStores tells which official stores (brands) a seller is bound to,
+// so that an item's official_store_id can be checked as spec D says.
+type OfficialStores interface {
+	// OfficialStoreIDs lists, by id, the official stores of site siteID
+	// that userID is bound to.
+	OfficialStoreIDs(ctx context.Context, userID int64, siteID string) ([]int64, error)
+}
+
 // SearchResult is one page of a seller's item ids.
 type SearchResult struct {
 	IDs  []string

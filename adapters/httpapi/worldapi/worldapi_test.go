@@ -3,6 +3,7 @@ package worldapi_test
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -314,6 +315,109 @@ func TestItemReads(t *testing.T) {
 				bad(`tags must be incomplete_compatibilities or pending_compatibilities, got "shiny"`, "tags", `tags must be incomplete_compatibilities or pending_compatibilities, got "shiny"`))
 			sameJSON(t, "search bad seller id", a.Do("GET", "/users/abc/items/search", nil, seller...), 400,
 				bad(`seller_id must be a positive integer, got "abc"`, "seller_id", "seller_id must be a positive integer"))
+		})
+	}
+}
+
+func TestSandboxAudit(t *testing.T) {
+	site := func(got string) string {
+		m := `site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got "` + got + `"`
+		return bad(m, "site_id", m)
+	}
+	for _, be := range apptest.Both {
+		t.Run(be.Name, func(t *testing.T) {
+			a := newApp(t, be)
+			cases := []struct {
+				name, method, path, body string
+				status                   int
+				want                     string
+			}{
+				// An unknown site is rejected by every collection that reads one.
+				{"domain unknown site", "PUT", "/domains/XXX-A", `{"site_id":"XXX"}`, 400, site("XXX")},
+				{"product unknown site", "PUT", "/products/XXX1", `{"site_id":"XXX","domain_id":"XXX-A","name":"n"}`, 400, site("XXX")},
+				{"item unknown site", "PUT", "/items/XXX1", `{"site_id":"XXX","seller_id":123,"title":"t","category_id":"XXX1"}`, 400, site("XXX")},
+				{"brand unknown site", "PUT", "/brands/1", `{"site_id":"XXX","name":"n"}`, 400, site("XXX")},
+				{"subscription unknown site", "PUT", "/flex/subscriptions/1", `{"site_id":"XXX","user_id":123,"status":"in"}`, 400, site("XXX")},
+				// Wrong types deep in a body and a body that is no object.
+				{"nested wrong type", "PUT", "/items/MLA1", `{"site_id":"MLA","seller_id":123,"title":"t","category_id":"MLA1747","shipping":{"free_shipping":"yes"}}`, 400,
+					bad("field shipping.free_shipping must be a boolean, got string", "shipping.free_shipping", "shipping.free_shipping must be a boolean")},
+				{"body not an object", "PUT", "/brands/1", `[1]`, 400, bad("field body must be an object, got array", "body", "body must be an object")},
+				// A GET of an id that cannot exist is the collection's 404.
+				{"order id not a number", "GET", "/orders/abc", "", 404, notFound("order not found")},
+				{"brand id zero", "GET", "/brands/0", "", 404, notFound("brand not found")},
+				{"subscription id negative", "GET", "/flex/subscriptions/-1", "", 404, notFound("subscription not found")},
+				{"shipment id not a number", "GET", "/shipments/x", "", 404, notFound("shipment not found")},
+			}
+			for _, c := range cases {
+				var body any
+				if c.body != "" {
+					body = c.body
+				}
+				sameJSON(t, c.name, a.Sandbox(c.method, c.path, body), c.status, c.want)
+			}
+			// The public compatibility dump reads a site too.
+			sameJSON(t, "dump of an unknown site", a.Do("GET", "/catalog/dumps/domains/XXX/compatibilities", nil, apptest.Bearer("APP_USR-seller")...), 400,
+				`{"message":"invalid site_id XXX","error":"bad_request","status":400,"cause":[{"code":"site_id","message":"unknown site"}]}`)
+		})
+	}
+}
+
+// TestOfficialStoreOfItems checks spec D's rule on an item's
+// official_store_id at the sandbox PUT, for sellers already bound to brands.
+func TestOfficialStoreOfItems(t *testing.T) {
+	for _, be := range apptest.Both {
+		t.Run(be.Name, func(t *testing.T) {
+			a := newApp(t, be)
+			// Items load before brands: 789's item naming no store loads.
+			a.MustLoad(map[string]any{
+				"users": []map[string]any{
+					{"id": 789, "nickname": "BRAND2", "site_id": "MLA", "user_type": "brand"},
+					{"id": 790, "nickname": "BRAND1", "site_id": "MLA", "user_type": "brand"},
+				},
+				"items": []map[string]any{{"id": "MLA2000", "site_id": "MLA", "seller_id": 789, "title": "Filtro", "category_id": "MLA1000"}},
+				"brands": []map[string]any{
+					{"id": 5001, "site_id": "MLA", "name": "Acme", "users": []int{789}},
+					{"id": 5002, "site_id": "MLA", "name": "Acme Sur", "users": []int{789}},
+					{"id": 5003, "site_id": "MLA", "name": "Otra", "users": []int{790}},
+				},
+			})
+			put := func(id string, seller int, store any) apptest.Response {
+				return a.Sandbox("PUT", "/items/"+id, map[string]any{"site_id": "MLA", "seller_id": seller, "title": "Filtro",
+					"category_id": "MLA1000", "official_store_id": store})
+			}
+			required := "official_store_id is required for seller 789, bound to several official stores; allowed ids: 5001, 5002"
+			sameJSON(t, "several stores, none named", put("MLA2000", 789, nil), 400,
+				`{"message":"`+required+`","error":"validation_error","status":400,"cause":[{"code":"item.official_store_id.invalid","message":"`+required+`"}]}`)
+			sameJSON(t, "a store of another user", put("MLA2001", 789, 5003), 403,
+				`{"message":"body.invalid_official_store_id","error":"forbidden","status":403,"cause":[{"code":"official_store_id","message":"seller 789 may not use official_store_id 5003 on site MLA; allowed ids: 5001, 5002"}]}`)
+			for _, c := range []struct {
+				name   string
+				id     string
+				seller int
+				store  any
+			}{
+				{"one of its stores", "MLA2000", 789, 5002},
+				{"one store, none named", "MLA2002", 790, nil},
+				{"a seller bound to no store is not checked", "MLA2003", 123, 9999},
+			} {
+				r := put(c.id, c.seller, c.store)
+				var it struct {
+					OfficialStoreID *int64 `json:"official_store_id"`
+				}
+				r.JSON(t, &it)
+				if r.Status != 200 || (c.store == nil) != (it.OfficialStoreID == nil) {
+					t.Errorf("%s: %d %s", c.name, r.Status, r.Body)
+				}
+			}
+			if r := a.Sandbox("GET", "/items/MLA2001", nil); r.Status != 404 {
+				t.Errorf("the refused item was stored: %d %s", r.Status, r.Body)
+			}
+			// In fixtures the 403 of an entry becomes the 400 naming it.
+			r := a.Sandbox("POST", "/fixtures", map[string]any{"items": []map[string]any{
+				{"id": "MLA2004", "site_id": "MLA", "seller_id": 789, "title": "Filtro", "category_id": "MLA1000", "official_store_id": 5003}}})
+			if r.Status != 400 || !strings.Contains(string(r.Body), "items[0]") {
+				t.Errorf("fixtures with a refused store: %d %s", r.Status, r.Body)
+			}
 		})
 	}
 }

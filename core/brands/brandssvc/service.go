@@ -95,3 +95,19 @@ func (s *Service) Brand(ctx context.Context, id int64) (brands.Brand, error) {
 func (s *Service) BrandsOfUser(ctx context.Context, userID int64) ([]brands.Brand, error) {
 	return s.store.BrandsOfUser(ctx, userID)
 }
+
+// OfficialStoreIDs lists, by id, the brands of site siteID bound to userID:
+// the official_store_id values the user's items may carry.
+func (s *Service) OfficialStoreIDs(ctx context.Context, userID int64, siteID string) ([]int64, error) {
+	bs, err := s.store.BrandsOfUser(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	ids := []int64{}
+	for _, b := range bs {
+		if b.SiteID == siteID {
+			ids = append(ids, b.ID)
+		}
+	}
+	return ids, nil
+}

@@ -6,6 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/feria/feria/core/catalog"
 	"github.com/feria/feria/core/kernel"
@@ -16,9 +19,10 @@ import (
 
 // Service implements catalogport.Service.
 type Service struct {
-	store catalogport.Store
-	users accountport.Service
-	clock kernel.Clock
+	store  catalogport.Store
+	users  accountport.Service
+	stores catalogport.OfficialStores
+	clock  kernel.Clock
 }
 
 var _ catalogport.Service = (*Service)(nil)
@@ -26,6 +30,13 @@ var _ catalogport.Service = (*Service)(nil)
 // New returns the catalog service.
 func New(store catalogport.Store, users accountport.Service, clock kernel.Clock) *Service {
 	return &Service{store: store, users: users, clock: clock}
+}
+
+// WithOfficialStores makes PutItem check an item's official_store_id
+// against the official stores its seller is bound to (spec D).
+func (s *Service) WithOfficialStores(stores catalogport.OfficialStores) *Service {
+	s.stores = stores
+	return s
 }
 
 // Errors of the item search.
@@ -171,6 +182,9 @@ func (s *Service) PutItem(ctx context.Context, it catalog.Item) (catalog.ItemVie
 	if it.DomainID == "" {
 		it.DomainID = cat.DomainID
 	}
+	if err := s.checkOfficialStore(ctx, it); err != nil {
+		return catalog.ItemView{}, err
+	}
 	now := s.clock.Now()
 	it.DateCreated, it.LastUpdated = now, now
 	if old, err := s.store.Item(ctx, it.ID); err == nil {
@@ -182,6 +196,34 @@ func (s *Service) PutItem(ctx context.Context, it catalog.Item) (catalog.ItemVie
 		return catalog.ItemView{}, err
 	}
 	return s.ItemView(ctx, it.ID)
+}
+
+// checkOfficialStore applies spec D to an item of a seller bound to official
+// stores on the item's site: with several, official_store_id is required;
+// a given one must be among them. A seller bound to none is not checked,
+// because the sandbox loads brands after items (docs/decisions-world.md).
+func (s *Service) checkOfficialStore(ctx context.Context, it catalog.Item) error {
+	if s.stores == nil {
+		return nil
+	}
+	allowed, err := s.stores.OfficialStoreIDs(ctx, it.SellerID, it.SiteID)
+	if err != nil || len(allowed) == 0 {
+		return err
+	}
+	list := make([]string, len(allowed))
+	for i, id := range allowed {
+		list[i] = strconv.FormatInt(id, 10)
+	}
+	ids := strings.Join(list, ", ")
+	switch {
+	case it.OfficialStoreID == nil && len(allowed) > 1:
+		msg := fmt.Sprintf("official_store_id is required for seller %d, bound to several official stores; allowed ids: %s", it.SellerID, ids)
+		return catalog.ErrOfficialStoreRequired.With(msg).WithCause("item.official_store_id.invalid", msg)
+	case it.OfficialStoreID != nil && !slices.Contains(allowed, *it.OfficialStoreID):
+		return catalog.ErrOfficialStoreNotAllowed.WithCause("official_store_id",
+			fmt.Sprintf("seller %d may not use official_store_id %d on site %s; allowed ids: %s", it.SellerID, *it.OfficialStoreID, it.SiteID, ids))
+	}
+	return nil
 }
 
 // defaults fills what an item body may leave out and drops what the service

@@ -291,3 +291,61 @@ func TestSearchItems(t *testing.T) {
 		})
 	}
 }
+
+// stores binds seller 123 to the official stores of its map, per site.
+type stores map[string][]int64
+
+func (s stores) OfficialStoreIDs(_ context.Context, userID int64, siteID string) ([]int64, error) {
+	if userID == 123 {
+		return s[siteID], nil
+	}
+	return nil, nil
+}
+
+func TestPutItemOfficialStore(t *testing.T) {
+	ctx := context.Background()
+	id := func(v int64) *int64 { return &v }
+	required := "official_store_id is required for seller 123, bound to several official stores; allowed ids: 5001, 5002"
+	tests := []struct {
+		name   string
+		stores stores
+		store  *int64
+		is     error
+		msg    string
+		cause  string
+	}{
+		{name: "no bindings, none named", stores: stores{}},
+		{name: "no bindings, any named", stores: stores{}, store: id(9999)},
+		{name: "bindings on another site only", stores: stores{"MLB": {7001, 7002}}},
+		{name: "one binding, none named", stores: stores{"MLA": {5001}}},
+		{name: "one binding, it named", stores: stores{"MLA": {5001}}, store: id(5001)},
+		{name: "several, one named", stores: stores{"MLA": {5001, 5002}}, store: id(5002)},
+		{name: "several, none named", stores: stores{"MLA": {5001, 5002}}, is: catalog.ErrOfficialStoreRequired, msg: required, cause: "item.official_store_id.invalid"},
+		{name: "one binding, another named", stores: stores{"MLA": {5001}}, store: id(5003), is: catalog.ErrOfficialStoreNotAllowed,
+			msg: "body.invalid_official_store_id", cause: "official_store_id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := catalogporttest.NewMemory()
+			yes := true
+			if err := m.UpsertCategory(ctx, catalogporttest.Category("MLA1747", &yes)); err != nil {
+				t.Fatal(err)
+			}
+			s := catalogsvc.New(m, users{}, &clock{t0}).WithOfficialStores(tt.stores)
+			v, err := s.PutItem(ctx, catalog.Item{ID: "MLA1100", SiteID: "MLA", SellerID: 123, Title: "A", CategoryID: "MLA1747", OfficialStoreID: tt.store})
+			if tt.is == nil {
+				if err != nil || !reflect.DeepEqual(v.OfficialStoreID, tt.store) {
+					t.Fatalf("PutItem = %v %v, want stored with %v", v.OfficialStoreID, err, tt.store)
+				}
+				return
+			}
+			var e *kernel.Error
+			if !errors.Is(err, tt.is) || !errors.As(err, &e) || e.Message != tt.msg || len(e.Causes) != 1 || e.Causes[0].Code != tt.cause {
+				t.Fatalf("err = %#v, want %v %q with cause %s", err, tt.is, tt.msg, tt.cause)
+			}
+			if _, err := m.Item(ctx, "MLA1100"); err == nil {
+				t.Errorf("a refused item was stored")
+			}
+		})
+	}
+}
