@@ -19,6 +19,9 @@ const (
 	benchProducts = 100_000
 	benchBrands   = 10 // 10,000 products per brand
 	benchYears    = 20 // 500 products per brand and year
+	// benchPerParent children per parent product: 2,000 parents beside
+	// the 100,000 children.
+	benchPerParent = 50
 )
 
 type benchProduct struct {
@@ -40,7 +43,7 @@ type benchAttr struct {
 	ValueName     string `bun:"value_name"`
 }
 
-// seedBench loads 100,000 child vehicle products (multi-row inserts of 1,000
+// seedBench loads 100,000 child vehicle products and 2,000 parents (multi-row inserts of 1,000
 // rows in one transaction) and an item with 200 compatibilities.
 func seedBench(b *testing.B) (*compatdb.Store, compat.Selector, compat.Selector) {
 	ctx := context.Background()
@@ -63,6 +66,14 @@ func seedBench(b *testing.B) (*compatdb.Store, compat.Selector, compat.Selector)
 				ps = append(ps, benchProduct{ID: id, SiteID: "MLA", DomainID: "MLA-CARS_AND_VANS", Name: "Car " + id, ParentID: &parent, Attributes: "[]"})
 				as = append(as, benchAttr{ProductID: id, DomainID: "MLA-CARS_AND_VANS", AttributeID: "BRAND", ValueID: brand, ValueName: "brand " + brand},
 					benchAttr{ProductID: id, DomainID: "MLA-CARS_AND_VANS", AttributeID: "VEHICLE_YEAR", ValueID: year, ValueName: year})
+				// One parent (family head) per 50 children, with the same
+				// attributes: a family count must leave them out.
+				if i%benchPerParent == 0 {
+					pid := fmt.Sprintf("MLA%d", 5_000_000+i)
+					ps = append(ps, benchProduct{ID: pid, SiteID: "MLA", DomainID: "MLA-CARS_AND_VANS", Name: "Family " + pid, Attributes: "[]"})
+					as = append(as, benchAttr{ProductID: pid, DomainID: "MLA-CARS_AND_VANS", AttributeID: "BRAND", ValueID: brand, ValueName: "brand " + brand},
+						benchAttr{ProductID: pid, DomainID: "MLA-CARS_AND_VANS", AttributeID: "VEHICLE_YEAR", ValueID: year, ValueName: year})
+				}
 			}
 			if _, err := tx.NewInsert().Model(&ps).Exec(ctx); err != nil {
 				return err

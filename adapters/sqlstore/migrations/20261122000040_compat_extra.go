@@ -9,8 +9,8 @@ import (
 // What the compatibilities module keeps beside the shared compat schema: the
 // order snapshots (with the index reputation counts read through), the ids of
 // copy jobs already applied (so a retried copy copies nothing twice), and
-// covering indexes that keep a family count over 100,000 products an
-// index-only intersection.
+// covering indexes (and the partial index of parents) that keep a family
+// count over 100,000 products index-only.
 func init() {
 	All.MustRegister(func(ctx context.Context, db *bun.DB) error {
 		return Exec(ctx, db,
@@ -36,9 +36,11 @@ func init() {
 			`CREATE INDEX product_attributes_family_id ON product_attributes (domain_id, attribute_id, value_id, product_id)`,
 			`CREATE INDEX product_attributes_family_name ON product_attributes (domain_id, attribute_id, value_name, product_id)`,
 			`CREATE INDEX products_children ON products (id) WHERE parent_id IS NOT NULL`,
+			// The parents of a domain: what a family count subtracts.
+			`CREATE INDEX products_parents ON products (domain_id, id) WHERE parent_id IS NULL`,
 		)
 	}, func(ctx context.Context, db *bun.DB) error {
-		return Exec(ctx, db, `DROP INDEX products_children`, `DROP INDEX product_attributes_family_name`,
+		return Exec(ctx, db, `DROP INDEX products_parents`, `DROP INDEX products_children`, `DROP INDEX product_attributes_family_name`,
 			`DROP INDEX product_attributes_family_id`, `DROP TABLE compat_jobs`, `DROP TABLE compat_snapshots`)
 	})
 }
