@@ -421,3 +421,38 @@ func TestOfficialStoreOfItems(t *testing.T) {
 		})
 	}
 }
+
+// TestSandboxPutsAreIdempotentOnTheRunningClock: with the clock not frozen,
+// the same body twice answers the same bytes (last_updated does not move
+// when nothing changed), and a changed body moves it.
+func TestSandboxPutsAreIdempotentOnTheRunningClock(t *testing.T) {
+	for _, be := range apptest.Both {
+		t.Run(be.Name, func(t *testing.T) {
+			a := apptest.New(t, be)
+			a.MustLoad(base)
+			a.MustLoad(map[string]any{"users": []map[string]any{{"id": 789, "nickname": "BRAND", "site_id": "MLA", "user_type": "brand"}}})
+			puts := []struct{ path, body string }{
+				{"/categories/MLA1747", `{"site_id":"MLA","name":"Amortiguadores","domain_id":"MLA-CAR_SHOCK_ABSORBERS","shipping_preferences":{"dimensions":{"height":10,"width":20,"length":30,"weight":500},"logistics":[{"mode":"me2","types":["drop_off"]}]},"accepted_shipping_methods":[73328],"compatibilities":{"required":true,"note_status":"ENABLED","restrictions_status":"ENABLED","universal_status":"ENABLED"}}`},
+				{"/items/MLA1100", `{"site_id":"MLA","seller_id":123,"title":"Amortiguador","category_id":"MLA1747","price":15000.5,"warranty":"6 meses","health":0.8,"deal_ids":["D1"],"tags":["good_quality_thumbnail","incomplete_compatibilities"],"attributes":[{"id":"PART_NUMBER","name":"Número de pieza","value_id":null,"value_name":"PN-1","values":[{"id":null,"name":"PN-1","struct":null}],"value_type":"string"}],"shipping":{"mode":"me2","free_shipping":true,"dimensions":"10x20x30,500","free_methods":[{"id":73328,"rule":{"free_mode":"country","value":null}}],"methods":[{"id":1}]}}`},
+				{"/brands/5001", `{"site_id":"MLA","name":"Acme  Pérez","users":[789],"pictures":[{"id":"p1","name":"logo","url":"http://example.invalid/l.png","size":"120x120"}],"categories_ids":["MLA1747"],"return_policy":{"days":30}}`},
+			}
+			for _, p := range puts {
+				first := a.Sandbox("PUT", p.path, p.body)
+				time.Sleep(5 * time.Millisecond)
+				again := a.Sandbox("PUT", p.path, p.body)
+				if first.Status != 200 || again.Status != 200 || string(again.Body) != string(first.Body) {
+					t.Errorf("PUT %s twice:\n first %d %s\n again %d %s", p.path, first.Status, first.Body, again.Status, again.Body)
+				}
+			}
+			var before, after struct {
+				LastUpdated string `json:"last_updated"`
+			}
+			a.Sandbox("GET", "/items/MLA1100", nil).JSON(t, &before)
+			time.Sleep(5 * time.Millisecond)
+			a.Sandbox("PUT", "/items/MLA1100", `{"site_id":"MLA","seller_id":123,"title":"Otro","category_id":"MLA1747"}`).JSON(t, &after)
+			if after.LastUpdated == before.LastUpdated || after.LastUpdated == "" {
+				t.Errorf("a changed item keeps last_updated %s", after.LastUpdated)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/feria/feria/core/brands"
 	"github.com/feria/feria/core/kernel"
@@ -73,6 +74,9 @@ func (s *Service) PutBrand(ctx context.Context, b brands.Brand) (brands.Brand, e
 	b.DateCreated, b.LastUpdated = now, now
 	if old, err := s.store.Brand(ctx, b.ID); err == nil {
 		b.DateCreated = old.DateCreated
+		if kernel.Unchanged(old, b, func(b *brands.Brand) { b.DateCreated, b.LastUpdated = time.Time{}, time.Time{} }) {
+			b.LastUpdated = old.LastUpdated
+		}
 	} else if !errors.Is(err, brandsport.ErrNotFound) {
 		return b, err
 	}

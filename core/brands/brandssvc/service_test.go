@@ -98,9 +98,14 @@ func TestPutBrand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want.LastUpdated = c.now
 		if !reflect.DeepEqual(again, want) {
-			t.Errorf("re-put:\n got %#v\nwant %#v", again, want)
+			t.Errorf("same body again changed the brand:\n got %#v\nwant %#v", again, want)
+		}
+		changed := body()
+		changed.RelevancePosition = 2
+		got, err = s.PutBrand(ctx, changed)
+		if err != nil || !got.DateCreated.Equal(t0) || !got.LastUpdated.Equal(c.now) {
+			t.Errorf("changed: %v %v %v, want date_created kept, last_updated moved", got.DateCreated, got.LastUpdated, err)
 		}
 		list, err := s.BrandsOfUser(ctx, 123)
 		if err != nil || len(list) != 1 || list[0].ID != 5001 {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/feria/feria/core/catalog"
 	"github.com/feria/feria/core/kernel"
@@ -74,6 +75,9 @@ func (s *Service) PutCategory(ctx context.Context, c catalog.Category) (catalog.
 	c.DateCreated, c.LastModified = now, now
 	if old, err := s.store.Category(ctx, c.ID); err == nil {
 		c.DateCreated = old.DateCreated
+		if kernel.Unchanged(old, c, func(c *catalog.Category) { c.DateCreated, c.LastModified = time.Time{}, time.Time{} }) {
+			c.LastModified = old.LastModified
+		}
 	} else if !errors.Is(err, catalogport.ErrNotFound) {
 		return c, err
 	}
@@ -189,6 +193,9 @@ func (s *Service) PutItem(ctx context.Context, it catalog.Item) (catalog.ItemVie
 	it.DateCreated, it.LastUpdated = now, now
 	if old, err := s.store.Item(ctx, it.ID); err == nil {
 		it.DateCreated = old.DateCreated
+		if kernel.Unchanged(old, it, func(it *catalog.Item) { it.DateCreated, it.LastUpdated = time.Time{}, time.Time{} }) {
+			it.LastUpdated = old.LastUpdated
+		}
 	} else if !errors.Is(err, catalogport.ErrNotFound) {
 		return catalog.ItemView{}, err
 	}

@@ -134,17 +134,23 @@ func TestPutItem(t *testing.T) {
 		if !got.DateCreated.Equal(t0) || !got.LastUpdated.Equal(t0) {
 			t.Errorf("dates: %v %v", got.DateCreated, got.LastUpdated)
 		}
+		// The same body later changes nothing, not even last_updated.
 		c.now = t0.Add(time.Hour)
 		again, err := s.PutItem(ctx, it)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !again.DateCreated.Equal(t0) || !again.LastUpdated.Equal(t0.Add(time.Hour)) {
-			t.Errorf("re-put dates: %v %v, want date_created kept, last_updated moved", again.DateCreated, again.LastUpdated)
-		}
-		again.LastUpdated = v.LastUpdated
 		if !reflect.DeepEqual(again, v) {
 			t.Errorf("re-put changed the item:\n got %+v\nwant %+v", again, v)
+		}
+		// A change keeps date_created and moves last_updated.
+		it.Price = 90
+		changed, err := s.PutItem(ctx, it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !changed.DateCreated.Equal(t0) || !changed.LastUpdated.Equal(t0.Add(time.Hour)) || changed.Price != 90 {
+			t.Errorf("changed: %v %v %v, want date_created kept, last_updated moved", changed.DateCreated, changed.LastUpdated, changed.Price)
 		}
 	})
 }
@@ -183,9 +189,12 @@ func TestPutCatalog(t *testing.T) {
 			t.Errorf("category: %+v", got)
 		}
 		c.now = t0.Add(time.Hour)
-		got, _ = s.PutCategory(ctx, cat)
-		if !got.DateCreated.Equal(t0) || !got.LastModified.Equal(t0.Add(time.Hour)) {
-			t.Errorf("re-put: %v %v", got.DateCreated, got.LastModified)
+		if got, _ = s.PutCategory(ctx, cat); !got.DateCreated.Equal(t0) || !got.LastModified.Equal(t0) {
+			t.Errorf("same body again: %v %v, want both kept", got.DateCreated, got.LastModified)
+		}
+		cat.Name = "Frenos y discos"
+		if got, _ = s.PutCategory(ctx, cat); !got.DateCreated.Equal(t0) || !got.LastModified.Equal(t0.Add(time.Hour)) {
+			t.Errorf("changed: %v %v, want date_created kept, last_modified moved", got.DateCreated, got.LastModified)
 		}
 		c.now = t0
 	})
