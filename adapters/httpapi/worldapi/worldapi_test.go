@@ -355,6 +355,8 @@ func TestSandboxAudit(t *testing.T) {
 				}
 				sameJSON(t, c.name, a.Sandbox(c.method, c.path, body), c.status, c.want)
 			}
+			// An item id of no known site is an unknown item, not a bad site.
+			sameJSON(t, "public item of an unknown site", a.Do("GET", "/items/XXX1", nil), 404, notFound("item not found"))
 			// The public compatibility dump reads a site too.
 			sameJSON(t, "dump of an unknown site", a.Do("GET", "/catalog/dumps/domains/XXX/compatibilities", nil, apptest.Bearer("APP_USR-seller")...), 400,
 				`{"message":"invalid site_id XXX","error":"bad_request","status":400,"cause":[{"code":"site_id","message":"unknown site"}]}`)
