@@ -1,0 +1,294 @@
+package compatapi_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/feria/feria/app"
+	"github.com/feria/feria/test/apptest"
+	"github.com/feria/feria/workers/compatworker"
+)
+
+// Tests of the decisions of docs/decisions-compat.md not covered elsewhere,
+// and of the answer shapes and invariants the spec states for every path.
+
+// consistent checks that the item read and the list agree with the stored
+// compatibilities: catalog_compatibilities_count is the number listed, and
+// HAS_COMPATIBILITIES is present exactly when the item has some (or is
+// universal).
+func consistent(t *testing.T, a *apptest.App, item string, want int, universal bool) {
+	t.Helper()
+	l := wantOK(t, a, "GET", "/items/"+item+"/compatibilities", nil, seller)
+	if get(l, "catalog_compatibilities_count") != float64(want) || len(get(l, "products").([]any)) != want {
+		t.Fatalf("%s: list %v, want %d compatibilities", item, l, want)
+	}
+	if _, ok := l.(map[string]any)["universal"]; ok != universal {
+		t.Fatalf("%s: universal in list = %v, want %v: %v", item, ok, universal, l)
+	}
+	it := wantOK(t, a, "GET", "/items/"+item, nil, seller)
+	var has any
+	for _, at := range get(it, "attributes").([]any) {
+		if get(at, "id") == "HAS_COMPATIBILITIES" {
+			has = at
+		}
+	}
+	if (has != nil) != (want > 0 || universal) {
+		t.Fatalf("%s: HAS_COMPATIBILITIES = %v with %d compatibilities (universal %v)", item, has, want, universal)
+	}
+	if has != nil && get(has, "value_type") != "boolean" {
+		t.Fatalf("%s: HAS_COMPATIBILITIES = %v, want value_type boolean", item, has)
+	}
+}
+
+func TestCountsStayConsistentOnEveryPath(t *testing.T) {
+	forEach(t, func(t *testing.T, a *apptest.App) {
+		consistent(t, a, "MLA1100", 0, false)
+		// create
+		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101"}, obj{"id": "MLA201"}},
+			"products_families": []any{obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"id": "BRAND", "value_id": "67"}}}}}, seller)
+		consistent(t, a, "MLA1100", 3, false)
+		// PUT create + delete
+		wantOK(t, a, "PUT", items, obj{"create": obj{"products": []any{obj{"id": "MLA102"}}}, "delete": obj{"products": []any{obj{"id": "MLA201"}}}}, seller)
+		consistent(t, a, "MLA1100", 3, false)
+		// PUT update leaves the count
+		wantOK(t, a, "PUT", items, obj{"update": obj{"products": []any{obj{"id": "MLA102", "note": "x"}}}}, seller)
+		consistent(t, a, "MLA1100", 3, false)
+		// delete one
+		wantOK(t, a, "DELETE", items+"/"+compatID(t, a, "MLA1100", "MLA102"), nil, seller)
+		consistent(t, a, "MLA1100", 2, false)
+		// delete by family (Fiat: MLA103)
+		v := wantOK(t, a, "DELETE", items, obj{"products_families": []any{obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"id": "BRAND", "values": []any{obj{"id": "67", "name": "Fiat"}}}}}}}, seller)
+		if len(get(v, "deleted_compatibilities").([]any)) != 1 {
+			t.Fatalf("delete by family = %v", v)
+		}
+		consistent(t, a, "MLA1100", 1, false)
+		// copy (PUT, synchronous) onto an empty item
+		wantOK(t, a, "PUT", "/items/MLA1104/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": false}}}, seller)
+		consistent(t, a, "MLA1104", 1, false)
+		// copy (POST, by the job)
+		wantOK(t, a, "POST", "/items/MLA1105/compatibilities", obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": false}}, seller)
+		consistent(t, a, "MLA1105", 0, false)
+		h := compatworker.Copy{Jobs: app.CompatJobs(a.Deps)}
+		for _, task := range copyTasks(t, a) {
+			if err := h.ProcessTask(context.Background(), task); err != nil {
+				t.Fatal(err)
+			}
+		}
+		consistent(t, a, "MLA1105", 1, false)
+		// delete all
+		v = wantOK(t, a, "DELETE", items, nil, seller)
+		if len(get(v, "deleted_compatibilities").([]any)) != 1 {
+			t.Fatalf("delete all = %v", v)
+		}
+		consistent(t, a, "MLA1100", 0, false)
+		// universal, and its reset by PUT and by DELETE
+		wantOK(t, a, "POST", items, obj{"universal": true}, seller)
+		consistent(t, a, "MLA1100", 0, true)
+		v = wantOK(t, a, "PUT", items, obj{"universal": false}, seller)
+		if get(v, "universal") != false {
+			t.Fatalf("PUT universal false = %v", v)
+		}
+		consistent(t, a, "MLA1100", 0, false)
+		wantOK(t, a, "PUT", items, obj{"universal": true}, seller)
+		consistent(t, a, "MLA1100", 0, true)
+		v = wantOK(t, a, "DELETE", items, nil, seller)
+		if !reflect.DeepEqual(v, obj{"deleted_compatibilities": []any{}}) {
+			t.Fatalf("delete of a universal item = %v", v)
+		}
+		consistent(t, a, "MLA1100", 0, false)
+	})
+}
+
+// TestSummaryCap: at most 100 items (decision), the 100th accepted.
+func TestSummaryCap(t *testing.T) {
+	forEach(t, func(t *testing.T, a *apptest.App) {
+		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "n"}}}, seller)
+		many := make([]string, 101)
+		for i := range many {
+			many[i] = []string{"MLA1100", "MLA1104"}[i%2]
+		}
+		wantErr(t, a, "POST", "/items/compatibilities_summary", obj{"items": many}, seller, 400, "bad_request", "more than 100 items", "items")
+		v := wantOK(t, a, "POST", "/items/compatibilities_summary", obj{"items": many[:100]}, seller)
+		if len(v.([]any)) != 100 {
+			t.Fatalf("summary of 100 items has %d entries", len(v.([]any)))
+		}
+		want := obj{"item_id": "MLA1100", "item_title": "Item MLA1100", "compatibilities_count": float64(1),
+			"compatibilities_claims_count": float64(0), "notes_count": float64(1), "restrictions_count": float64(0)}
+		if !reflect.DeepEqual(get(v, "0"), want) {
+			t.Fatalf("summary entry = %v, want %v", get(v, "0"), want)
+		}
+		// Without domain_id every vehicle domain counts; another domain none.
+		v = wantOK(t, a, "POST", "/items/compatibilities_summary", obj{"domain_id": "MLA-MOTOS", "items": []string{"MLA1100"}}, seller)
+		if get(v, "0.compatibilities_count") != float64(0) {
+			t.Fatalf("summary of another domain = %v", v)
+		}
+		wantErr(t, a, "POST", "/items/compatibilities_summary", obj{"domain_id": "MOTOS", "items": []string{"MLA1100"}}, seller, 400, "bad_request", "ids are badly formatted", "domain_id")
+	})
+}
+
+// TestUniversalClearsException: becoming universal clears a reported
+// exception for good (decision), not only while universal.
+func TestUniversalClearsException(t *testing.T) {
+	forEach(t, func(t *testing.T, a *apptest.App) {
+		wantOK(t, a, "POST", items+"/exception", obj{"comment": "no vehicle"}, seller)
+		wantOK(t, a, "POST", items, obj{"universal": true}, seller)
+		if v := wantOK(t, a, "GET", items+"/exception", nil, seller); !reflect.DeepEqual(v, obj{"has_exception": false}) {
+			t.Fatalf("universal item exception = %v", v)
+		}
+		l := wantOK(t, a, "GET", items, nil, seller)
+		want := obj{"products": []any{}, "catalog_compatibilities_count": float64(0),
+			"universal": obj{"domain_ids": []any{"MLA-CARS_AND_VANS", "MLA-MOTOS", "MLA-BIG"}}}
+		for i := 1; i <= 11; i++ {
+			want["universal"].(obj)["domain_ids"] = append(want["universal"].(obj)["domain_ids"].([]any), fmt.Sprintf("MLA-V%d", i))
+		}
+		if !reflect.DeepEqual(l, want) {
+			t.Fatalf("universal list = %v\nwant %v", l, want)
+		}
+		wantOK(t, a, "DELETE", items, nil, seller)
+		if v := wantOK(t, a, "GET", items+"/exception", nil, seller); !reflect.DeepEqual(v, obj{"has_exception": false}) {
+			t.Fatalf("exception came back after the universal reset: %v", v)
+		}
+		// It can be reported again.
+		wantOK(t, a, "POST", items+"/exception", obj{"comment": "still none"}, seller)
+		if v := wantOK(t, a, "GET", items+"/exception", nil, seller); !reflect.DeepEqual(v, obj{"has_exception": true}) {
+			t.Fatalf("exception = %v", v)
+		}
+	})
+}
+
+// TestCopySkipsDomainsTheTargetCannotTake: a moto-parts item takes the
+// motorcycle of the source, not its cars (decision).
+func TestCopySkipsDomainsTheTargetCannotTake(t *testing.T) {
+	forEach(t, func(t *testing.T, a *apptest.App) {
+		motoLink := link("MLA-MOTOS")
+		a.MustLoad(obj{
+			"domains": []any{obj{"id": "MLA-MOTO_PARTS", "site_id": "MLA", "main": false, "compatibilities": []any{motoLink}}},
+			"items":   []any{item("MLA1106", 123, "MLA1747", "MLA-MOTO_PARTS", "active")},
+		})
+		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101"}, obj{"id": "MLA102"}, obj{"id": "MLA201"}}}, seller)
+		v := wantOK(t, a, "PUT", "/items/MLA1106/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": true}}}, seller)
+		if get(v, "catalog_compatibilities_count") != float64(1) || get(v, "products.0.catalog_product_id") != "MLA201" {
+			t.Fatalf("copy onto moto parts = %v", v)
+		}
+		// The copied structure is the list shape with extended fields.
+		var keys []string
+		for k := range get(v, "products.0").(map[string]any) {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		if fmt.Sprint(keys) != "[catalog_product_id catalog_product_name creation_source domain_id id note reputation restrictions source]" {
+			t.Fatalf("copied entry fields = %v", keys)
+		}
+		consistent(t, a, "MLA1106", 1, false)
+		// The reverse: nothing of a moto-only source fits... cars only.
+		wantOK(t, a, "DELETE", items, nil, seller)
+		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101"}}}, seller)
+		v = wantOK(t, a, "PUT", "/items/MLA1106/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100"}}}, seller)
+		if !reflect.DeepEqual(v, obj{"products": []any{}, "catalog_compatibilities_count": float64(0)}) {
+			t.Fatalf("copy of cars onto moto parts = %v", v)
+		}
+	})
+}
+
+// TestEveryItemRouteIsSellerOnly: 403 with body (a) for a valid token of
+// someone who does not sell the item, on every item compatibility route.
+func TestEveryItemRouteIsSellerOnly(t *testing.T) {
+	forEach(t, func(t *testing.T, a *apptest.App) {
+		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "n"}}}, seller)
+		id := compatID(t, a, "MLA1100", "MLA101")
+		const msg = "the caller has no permission on item MLA1100"
+		for _, r := range []struct {
+			method, path string
+			body         any
+		}{
+			{"POST", items, obj{"products": []any{obj{"id": "MLA102"}}}},
+			{"POST", items, obj{"item_to_copy": obj{"item_id": "MLA1104"}}},
+			{"PUT", items, obj{"create": obj{"products": []any{obj{"id": "MLA102"}}}}},
+			{"PUT", items, obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1104"}}}},
+			{"GET", items, nil},
+			{"GET", items + "?extended=true", nil},
+			{"DELETE", items, nil},
+			{"DELETE", items, obj{"products_families": []any{obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"id": "BRAND", "value_id": "9909"}}}}}},
+			{"GET", items + "/" + id, nil},
+			{"GET", items + "/" + id + "/note", nil},
+			{"DELETE", items + "/" + id, nil},
+			{"GET", items + "/extended/check", nil},
+			{"POST", items + "/exception", obj{"comment": "x"}},
+			{"GET", items + "/exception", nil},
+			{"POST", "/items/catalog_domains/MLA-CARS_AND_VANS/compatibilities/cards", obj{"item_id": "MLA1100", "filters": []string{"SUGGESTED"}}},
+			{"POST", "/catalog_domains/MLA-CARS_AND_VANS/compatibilities/cards", obj{"item_id": "MLA1100", "filters": []string{"REPUTATION"}}},
+			{"POST", "/items/compatibilities_summary", obj{"items": []string{"MLA1100"}}},
+		} {
+			wantErr(t, a, r.method, r.path, r.body, other, 403, "forbidden", msg)
+		}
+		// Copying FROM another seller's item is refused the same way.
+		wantErr(t, a, "PUT", "/items/MLA1104/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1200"}}}, seller, 403, "forbidden", "the caller has no permission on item MLA1200")
+		// Nothing changed.
+		consistent(t, a, "MLA1100", 1, false)
+		if v := wantOK(t, a, "GET", items+"/"+id+"/note", nil, seller); !reflect.DeepEqual(v, obj{"note": "n"}) {
+			t.Fatalf("note = %v", v)
+		}
+	})
+}
+
+// TestAnswerShapes checks field names and types of the answers exactly as
+// the spec writes them.
+func TestAnswerShapes(t *testing.T) {
+	forEach(t, func(t *testing.T, a *apptest.App) {
+		pos := []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "1"}, obj{"value_name": "trasera"}}}}}}
+		v := wantOK(t, a, "POST", items, obj{"products_group": []any{obj{"ids": []string{"MLA101", "MLA102"}, "note": "g", "restrictions": pos}}}, seller)
+		if !reflect.DeepEqual(v, obj{"created_compatibilities_count": float64(2)}) {
+			t.Fatalf("create = %v", v)
+		}
+		id := compatID(t, a, "MLA1100", "MLA101")
+		// Restrictions in answers: attribute_code and value_code integers.
+		wantR := []any{obj{"attribute_id": "POSITION", "attribute_code": float64(1), "attribute_values": []any{obj{"values": []any{
+			obj{"value_id": "1", "value_name": "Delantera", "value_code": float64(1)},
+			obj{"value_id": "2", "value_name": "Trasera", "value_code": float64(2)}}}}}}
+		one := wantOK(t, a, "GET", items+"/"+id, nil, seller)
+		wantOne := obj{"id": id, "domain_id": "MLA-CARS_AND_VANS", "catalog_product_id": "MLA101", "catalog_product_name": "Ford Ka 2018",
+			"source": "SELLER", "creation_source": "MANUAL", "note": "g", "note_status": "PENDING", "restrictions": wantR,
+			"reputation": obj{"level": "GREEN", "total_claims": float64(0)}}
+		if !reflect.DeepEqual(one, wantOne) {
+			t.Fatalf("one = %v\nwant %v", one, wantOne)
+		}
+		// The list: note and restrictions only with extended=true, never note_status.
+		l := wantOK(t, a, "GET", items, nil, seller)
+		if _, ok := get(l, "products.0").(map[string]any)["note"]; ok {
+			t.Fatalf("plain list shows the note: %v", l)
+		}
+		l = wantOK(t, a, "GET", items+"?extended=true", nil, seller)
+		e := get(l, "products.0").(map[string]any)
+		if _, ok := e["note_status"]; ok || e["note"] != "g" || !reflect.DeepEqual(e["restrictions"], wantR) {
+			t.Fatalf("extended list entry = %v", e)
+		}
+		// Extended check: the strings "true" / "false".
+		if v := wantOK(t, a, "GET", items+"/extended/check", nil, seller); !reflect.DeepEqual(v, obj{"note": "true", "restrictions": "true"}) {
+			t.Fatalf("extended check = %v", v)
+		}
+		// Note.
+		if v := wantOK(t, a, "GET", items+"/"+id+"/note", nil, seller); !reflect.DeepEqual(v, obj{"note": "g"}) {
+			t.Fatalf("note = %v", v)
+		}
+		// Count: {count} integer.
+		if v := wantOK(t, a, "POST", "/catalog_compatibilities/products_search/count_family_products", obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"id": "BRAND", "value_id": "9909"}}}, ""); !reflect.DeepEqual(v, obj{"count": float64(2)}) {
+			t.Fatalf("count = %v", v)
+		}
+		// Delete answers: {deleted_compatibilities: [ids]}.
+		if v := wantOK(t, a, "DELETE", items+"/"+id, nil, seller); !reflect.DeepEqual(v, obj{"deleted_compatibilities": []any{id}}) {
+			t.Fatalf("delete one = %v", v)
+		}
+		rest := compatID(t, a, "MLA1100", "MLA102")
+		if v := wantOK(t, a, "DELETE", items, nil, seller); !reflect.DeepEqual(v, obj{"deleted_compatibilities": []any{rest}}) {
+			t.Fatalf("delete all = %v", v)
+		}
+		// 404 rows: compatibility, on read, note and delete.
+		wantErr(t, a, "GET", items+"/"+id, nil, seller, 404, "not_found", "compatibility "+id+" not found")
+		wantErr(t, a, "GET", items+"/"+id+"/note", nil, seller, 404, "not_found", "compatibility "+id+" not found")
+		wantErr(t, a, "DELETE", items+"/"+id, nil, seller, 404, "not_found", "compatibility "+id+" not found")
+		wantErr(t, a, "GET", "/items/MLA999/compatibilities/exception", nil, seller, 404, "not_found", "item MLA999 not found")
+	})
+}
