@@ -292,3 +292,19 @@ func TestAnswerShapes(t *testing.T) {
 		wantErr(t, a, "GET", "/items/MLA999/compatibilities/exception", nil, seller, 404, "not_found", "item MLA999 not found")
 	})
 }
+
+// TestDeleteFormatErrors: the delete row "wrong format" of the error table.
+func TestDeleteFormatErrors(t *testing.T) {
+	forEach(t, func(t *testing.T, a *apptest.App) {
+		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101"}}}, seller)
+		wantErr(t, a, "DELETE", items, `{"products_families": "MLA-CARS_AND_VANS"}`, seller, 400, "bad_request", "field products_families must be an array, got string", "products_families")
+		wantErr(t, a, "DELETE", items, `{"products_families": [`, seller, 400, "bad_request", "invalid JSON body: unexpected end of JSON input", "body")
+		wantErr(t, a, "DELETE", items, obj{"products_families": []any{obj{"domain_id": "CARS", "attributes": []any{obj{"id": "BRAND", "value_id": "9909"}}}}}, seller,
+			400, "bad_request", "ids are badly formatted", "products_families.domain_id")
+		wantErr(t, a, "DELETE", items, obj{"products_families": []any{obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"values": []any{obj{"id": "9909"}}}}}}}, seller,
+			400, "bad_request", "required fields are incomplete", "products_families.attributes.id")
+		wantErr(t, a, "DELETE", items, obj{"products_families": []any{obj{"domain_id": "MLA-NOPE", "attributes": []any{obj{"id": "BRAND", "value_id": "1"}}}}}, seller,
+			404, "not_found", "domain MLA-NOPE not found")
+		consistent(t, a, "MLA1100", 1, false)
+	})
+}

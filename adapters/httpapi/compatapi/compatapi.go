@@ -218,13 +218,27 @@ func (h handlers) dump(c *fiber.Ctx) error {
 	}
 	out := make([]dumpEntry, len(ds))
 	for i, d := range ds {
-		raw := json.RawMessage(d.Raw)
-		if len(raw) == 0 {
-			raw = json.RawMessage("[]")
-		}
-		out[i] = dumpEntry{DomainID: d.ID, Main: d.Main, Compatibilities: raw}
+		out[i] = dumpEntry{DomainID: d.ID, Main: d.Main, Compatibilities: dumpLinks(d.Raw)}
 	}
 	return c.JSON(out)
+}
+
+// dumpLinks is a stored compatibilities array as the dump shows it: always
+// an array, without restriction_values, the sandbox's feed of the
+// restriction values endpoint that the spec's dump entry does not list.
+func dumpLinks(raw []byte) json.RawMessage {
+	var links []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &links); err != nil || links == nil {
+		return json.RawMessage("[]")
+	}
+	for _, l := range links {
+		delete(l, "restriction_values")
+	}
+	b, err := json.Marshal(links)
+	if err != nil {
+		return json.RawMessage("[]")
+	}
+	return b
 }
 
 func (h handlers) countFamily(c *fiber.Ctx) error {

@@ -38,6 +38,16 @@ func TestCatalogReads(t *testing.T) {
 			get(shock, "compatibilities.0.type") != "EXTENSION" || get(shock, "compatibilities.0.categories.0.id") != "MLA1747" {
 			t.Fatalf("dump entry = %v", shock)
 		}
+		// Exactly the spec's fields: the sandbox's restriction_values feed
+		// stays out, and a domain without links answers an empty array.
+		wantLink := obj{"compatible_domain_id": "MLA-CARS_AND_VANS", "type": "EXTENSION", "required": true, "restrictions": []any{},
+			"categories": []any{obj{"id": "MLA1747", "required": true, "note_status": "ENABLED", "restrictions_status": "ENABLED", "universal_status": "ENABLED"}}}
+		if !reflect.DeepEqual(get(shock, "compatibilities.0"), wantLink) {
+			t.Fatalf("dump link = %v\nwant %v", get(shock, "compatibilities.0"), wantLink)
+		}
+		if !reflect.DeepEqual(get(v, "0"), obj{"domain_id": "MLA-BIG", "main": true, "compatibilities": []any{}}) {
+			t.Fatalf("dump entry without links = %v", get(v, "0"))
+		}
 		wantErr(t, a, "GET", "/catalog/dumps/domains/XXX/compatibilities", nil, "", 400, "bad_request", "invalid site_id XXX", "site_id")
 
 		count := "/catalog_compatibilities/products_search/count_family_products"
