@@ -43,16 +43,6 @@ func positiveID(field, raw string) (int64, error) {
 	return id, nil
 }
 
-// getID parses the numeric id of a sandbox GET: an id that is not a positive
-// integer names no stored resource, so the answer is the collection's 404.
-func getID(raw string, missing *kernel.Error) (int64, error) {
-	id, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, missing
-	}
-	return id, nil
-}
-
 // Collections are the sandbox collections of the world, in fixtures order.
 func Collections(s Services) []sandboxapi.Collection {
 	return []sandboxapi.Collection{
@@ -119,7 +109,7 @@ func Collections(s Services) []sandboxapi.Collection {
 				return s.Sales.PutOrder(ctx, o)
 			},
 			Get: func(ctx context.Context, raw string) (any, error) {
-				id, err := getID(raw, sales.ErrOrderNotFound)
+				id, err := positiveID("order_id", raw)
 				if err != nil {
 					return nil, err
 				}
@@ -141,7 +131,7 @@ func Collections(s Services) []sandboxapi.Collection {
 				return s.Brands.PutBrand(ctx, b)
 			},
 			Get: func(ctx context.Context, raw string) (any, error) {
-				id, err := getID(raw, brands.ErrBrandNotFound)
+				id, err := positiveID("official_store_id", raw)
 				if err != nil {
 					return nil, err
 				}
@@ -162,7 +152,7 @@ func Collections(s Services) []sandboxapi.Collection {
 				return s.Flex.PutSubscription(ctx, b.subscription(id))
 			},
 			Get: func(ctx context.Context, raw string) (any, error) {
-				id, err := getID(raw, flex.ErrSubscriptionNotFound)
+				id, err := positiveID("service_id", raw)
 				if err != nil {
 					return nil, err
 				}
@@ -184,7 +174,7 @@ func Collections(s Services) []sandboxapi.Collection {
 				return s.Flex.PutShipment(ctx, sh)
 			},
 			Get: func(ctx context.Context, raw string) (any, error) {
-				id, err := getID(raw, flex.ErrShipmentNotFound)
+				id, err := positiveID("shipment_id", raw)
 				if err != nil {
 					return nil, err
 				}

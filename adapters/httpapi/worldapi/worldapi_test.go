@@ -342,11 +342,12 @@ func TestSandboxAudit(t *testing.T) {
 				{"nested wrong type", "PUT", "/items/MLA1", `{"site_id":"MLA","seller_id":123,"title":"t","category_id":"MLA1747","shipping":{"free_shipping":"yes"}}`, 400,
 					bad("field shipping.free_shipping must be a boolean, got string", "shipping.free_shipping", "shipping.free_shipping must be a boolean")},
 				{"body not an object", "PUT", "/brands/1", `[1]`, 400, bad("field body must be an object, got array", "body", "body must be an object")},
-				// A GET of an id that cannot exist is the collection's 404.
-				{"order id not a number", "GET", "/orders/abc", "", 404, notFound("order not found")},
-				{"brand id zero", "GET", "/brands/0", "", 404, notFound("brand not found")},
-				{"subscription id negative", "GET", "/flex/subscriptions/-1", "", 404, notFound("subscription not found")},
-				{"shipment id not a number", "GET", "/shipments/x", "", 404, notFound("shipment not found")},
+				// A GET of an id that is no positive integer is 400 naming the
+				// id field, as its PUT and the users collection answer.
+				{"order id not a number", "GET", "/orders/abc", "", 400, bad(`order_id must be a positive integer, got "abc"`, "order_id", "order_id must be a positive integer")},
+				{"brand id zero", "GET", "/brands/0", "", 400, bad(`official_store_id must be a positive integer, got "0"`, "official_store_id", "official_store_id must be a positive integer")},
+				{"subscription id negative", "GET", "/flex/subscriptions/-1", "", 400, bad(`service_id must be a positive integer, got "-1"`, "service_id", "service_id must be a positive integer")},
+				{"shipment id not a number", "GET", "/shipments/x", "", 400, bad(`shipment_id must be a positive integer, got "x"`, "shipment_id", "shipment_id must be a positive integer")},
 			}
 			for _, c := range cases {
 				var body any
