@@ -87,13 +87,7 @@ func (m *Memory) PartNumber(_ context.Context, itemID string) *string {
 
 // UpsertCategory stores a category; an existing one keeps date_created.
 func (m *Memory) UpsertCategory(_ context.Context, c catalog.Category) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if old, ok := m.categories[c.ID]; ok {
-		c.DateCreated = old.DateCreated
-	}
-	m.categories[c.ID] = c
-	return nil
+	return put(&m.mu, m.categories, c.ID, c, func(old catalog.Category, c *catalog.Category) { c.DateCreated = old.DateCreated })
 }
 
 // Category returns a stored category.
@@ -103,10 +97,7 @@ func (m *Memory) Category(_ context.Context, id string) (catalog.Category, error
 
 // UpsertDomain stores a domain.
 func (m *Memory) UpsertDomain(_ context.Context, d catalog.Domain) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.domains[d.ID] = d
-	return nil
+	return put(&m.mu, m.domains, d.ID, d, nil)
 }
 
 // Domain returns a stored domain.
@@ -116,10 +107,7 @@ func (m *Memory) Domain(_ context.Context, id string) (catalog.Domain, error) {
 
 // UpsertProduct stores a product.
 func (m *Memory) UpsertProduct(_ context.Context, p catalog.Product) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.products[p.ID] = p
-	return nil
+	return put(&m.mu, m.products, p.ID, p, nil)
 }
 
 // Product returns a stored product.
@@ -129,13 +117,7 @@ func (m *Memory) Product(_ context.Context, id string) (catalog.Product, error) 
 
 // UpsertItem stores an item; an existing one keeps date_created.
 func (m *Memory) UpsertItem(_ context.Context, it catalog.Item) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if old, ok := m.items[it.ID]; ok {
-		it.DateCreated = old.DateCreated
-	}
-	m.items[it.ID] = it
-	return nil
+	return put(&m.mu, m.items, it.ID, it, func(old catalog.Item, it *catalog.Item) { it.DateCreated = old.DateCreated })
 }
 
 // Item returns a stored item.
@@ -213,6 +195,18 @@ func (m *Memory) SearchItems(_ context.Context, q catalog.ItemQuery, page paging
 		ids = append(ids, all[page.Offset:min(len(all), page.Offset+page.Limit)]...)
 	}
 	return ids, len(all), nil
+}
+
+// put stores v under id; keep, when given, carries over what an existing
+// row keeps (date_created).
+func put[T any](mu *sync.Mutex, m map[string]T, id string, v T, keep func(old T, v *T)) error {
+	mu.Lock()
+	defer mu.Unlock()
+	if old, ok := m[id]; ok && keep != nil {
+		keep(old, &v)
+	}
+	m[id] = v
+	return nil
 }
 
 func get[T any](mu *sync.Mutex, m map[string]T, id string) (T, error) {
