@@ -13,5 +13,6 @@ type ClockFunc func() time.Time
 
 func (f ClockFunc) Now() time.Time { return f() }
 
-// SystemClock reads the machine's clock, in UTC.
-var SystemClock Clock = ClockFunc(func() time.Time { return time.Now().UTC() })
+// SystemClock reads the machine's clock, in UTC, cut to microseconds (the
+// precision the databases keep).
+var SystemClock Clock = ClockFunc(func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) })

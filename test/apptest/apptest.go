@@ -50,6 +50,13 @@ type App struct {
 // New wires feria on the backend's test services.
 func New(t testing.TB, be Backend) *App {
 	t.Helper()
+	return NewConfigured(t, be, nil)
+}
+
+// NewConfigured is New with a last say on the configuration (a disabled
+// sandbox, say).
+func NewConfigured(t testing.TB, be Backend, configure func(*app.Config)) *App {
+	t.Helper()
 	db := testenv.Databases()[be.SQL](t)
 	rdb := testenv.Redises()[be.Redis](t)
 	var blobs blobport.Store
@@ -71,6 +78,9 @@ func New(t testing.TB, be Backend) *App {
 	cfg.SandboxKey = SandboxKey
 	cfg.AdminKey = "test-admin-key"
 	cfg.ShutdownTimeout = 5 * time.Second
+	if configure != nil {
+		configure(&cfg)
+	}
 	level := slog.LevelWarn
 	if os.Getenv("TEST_LOG") != "" {
 		level = slog.LevelDebug

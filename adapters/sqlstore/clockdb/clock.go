@@ -29,12 +29,14 @@ var _ kernel.Clock = (*Clock)(nil)
 // New returns a clock on db; call Reload to pick up a stored instant.
 func New(db bun.IDB) *Clock { return &Clock{db: db} }
 
-// Now is the frozen instant, or the real time in UTC.
+// Now is the frozen instant, or the real time in UTC. Both are cut to
+// microseconds, the precision PostgreSQL keeps, so that a time answered when
+// a resource is written is the time it reads back with.
 func (c *Clock) Now() time.Time {
 	if t := c.frozen.Load(); t != nil {
 		return *t
 	}
-	return time.Now().UTC()
+	return time.Now().UTC().Truncate(time.Microsecond)
 }
 
 // Frozen returns the frozen instant, if any.
@@ -86,6 +88,6 @@ func (c *Clock) set(at *time.Time) {
 		c.frozen.Store(nil)
 		return
 	}
-	t := at.UTC()
+	t := at.UTC().Truncate(time.Microsecond)
 	c.frozen.Store(&t)
 }

@@ -45,3 +45,19 @@ func TestClock(t *testing.T) {
 		})
 	}
 }
+
+// Times are cut to the microseconds the databases keep, so that an answer
+// written with Now reads back the same.
+func TestClockPrecision(t *testing.T) {
+	c := clockdb.New(testenv.SQLite(t))
+	if now := c.Now(); now.Nanosecond()%1000 != 0 {
+		t.Fatalf("now %v has nanoseconds", now)
+	}
+	at := time.Date(2026, 11, 20, 12, 0, 0, 123456789, time.UTC)
+	if err := c.Freeze(context.Background(), &at); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Now(); got.Nanosecond() != 123456000 {
+		t.Fatalf("frozen now %v", got)
+	}
+}
