@@ -83,7 +83,12 @@ func (w *workerProcess) kill() {
 func TestFiscalMailWorkerKilled(t *testing.T) {
 	bin := buildFeria(t)
 	mail := smtptest.Start(t)
-	dbURL, redisURL := testenv.PostgresSchemaURL(t), testenv.RedisURL(t)
+	// A Redis server of the test's own: the test lasts minutes, longer than
+	// a shared server's database number stays unclaimed by other tests
+	// (testenv.RedisURL hands out 15 in turn and flushes each one it hands).
+	redisPort := freePort(t)
+	startRedis(t, redisPort)
+	dbURL, redisURL := testenv.PostgresSchemaURL(t), fmt.Sprintf("redis://127.0.0.1:%d/0", redisPort)
 	s3 := testenv.S3(t)
 	bucket := testenv.S3Bucket(t)
 	ctx := context.Background()
@@ -144,7 +149,15 @@ func TestFiscalMailWorkerKilled(t *testing.T) {
 	got := mail.WaitFor(1, 180*time.Second)
 	if len(got) != 1 || got[0].To[0] != "user-201@users.feria.invalid" || got[0].Header("Subject") != "Your invoice is available" ||
 		!strings.Contains(got[0].Raw, "pack 1001") {
-		t.Fatalf("mails after the restart (%s): %d", time.Since(start), len(got))
+		insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: ropt.Addr, DB: ropt.DB})
+		defer insp.Close()
+		active, _ := insp.ListActiveTasks("default")
+		retry, _ := insp.ListRetryTasks("default")
+		servers, _ := insp.Servers()
+		lease, _ := rdb.ZRangeWithScores(ctx, "asynq:{default}:lease", 0, -1).Result()
+		keys, _ := rdb.Keys(ctx, "*").Result()
+		t.Fatalf("mails after the restart (%s): %d; now %d, redis db %d: active %d, retry %d, servers %d, lease %v, keys %v",
+			time.Since(start), len(got), time.Now().Unix(), ropt.DB, len(active), len(retry), len(servers), lease, keys)
 	}
 	t.Logf("mailed by the second worker %s after it started", time.Since(start).Round(time.Second))
 	time.Sleep(3 * time.Second)
