@@ -1,8 +1,11 @@
 package testenv
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"testing"
+	"time"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/ory/dockertest/v3"
@@ -12,7 +15,7 @@ import (
 var redisSvc service
 
 // RedisURL returns the URL of a Redis database of the test's own: a database
-// number handed out by the server itself, flushed before use. Tests that run
+// number leased for the test's lifetime, flushed before use. Tests that run
 // asynq need a whole database, which a key prefix cannot give.
 func RedisURL(t testing.TB) string {
 	t.Helper()
@@ -30,19 +33,48 @@ func RedisURL(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("testenv: TEST_REDIS_URL: %v", err)
 	}
-	admin := redis.NewClient(opt)
-	defer admin.Close()
-	n, err := admin.Incr(ctx(t), "testenv:next-db").Result()
-	if err != nil {
-		t.Fatalf("testenv: redis at %s: %v."+howTo, base, err, "TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-	}
-	opt.DB = 1 + int(n%15) // database 0 keeps the allocator
+	opt.DB = lease(t, opt)
 	c := redis.NewClient(opt)
 	defer c.Close()
 	if err := c.FlushDB(ctx(t)).Err(); err != nil {
 		t.Fatalf("testenv: redis flush: %v", err)
 	}
 	return fmt.Sprintf("redis://%s/%d", opt.Addr, opt.DB)
+}
+
+// lease takes a database number (1..15) no other running test holds, for
+// the test's lifetime: test packages run in parallel processes, and a shared
+// number would let one test flush another's queues. Database 0 keeps the
+// leases; a lease expires by itself if its test process dies.
+func lease(t testing.TB, opt *redis.Options) int {
+	t.Helper()
+	admin := redis.NewClient(&redis.Options{Addr: opt.Addr, Username: opt.Username, Password: opt.Password})
+	defer admin.Close()
+	owner := fmt.Sprintf("%d/%s/%d", os.Getpid(), t.Name(), time.Now().UnixNano())
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		for db := 1; db <= 15; db++ {
+			key := fmt.Sprintf("testenv:lease:%d", db)
+			ok, err := admin.SetNX(ctx(t), key, owner, 10*time.Minute).Result()
+			if err != nil {
+				t.Fatalf("testenv: redis at %s: %v."+howTo, opt.Addr, err, "TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+			}
+			if ok {
+				t.Cleanup(func() {
+					c := redis.NewClient(&redis.Options{Addr: opt.Addr, Username: opt.Username, Password: opt.Password})
+					defer c.Close()
+					if v, _ := c.Get(context.Background(), key).Result(); v == owner {
+						c.Del(context.Background(), key)
+					}
+				})
+				return db
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("testenv: every Redis database 1..15 is leased by other tests for 2 minutes")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 // Redis returns a client of the test's own Redis database.
