@@ -2,10 +2,8 @@ package testenv
 
 import (
 	"fmt"
-	"net/url"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/ory/dockertest/v3"
 	"github.com/uptrace/bun"
@@ -40,32 +38,11 @@ func PostgresURL(t testing.TB) string {
 // the test ends.
 func Postgres(t testing.TB) *bun.DB {
 	t.Helper()
-	base := PostgresURL(t)
-	admin, err := sqlstore.OpenPostgres(ctx(t), base)
-	if err != nil {
-		t.Fatalf("testenv: postgres at %s: %v."+howTo, base, err, "TEST_DATABASE_URL", base)
-	}
-	defer admin.Close()
-	schema := fmt.Sprintf("t_%s_%d", name(t), time.Now().UnixNano()%1_000_000_000)
-	if _, err := admin.ExecContext(ctx(t), "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("testenv: create schema: %v", err)
-	}
-	u, _ := url.Parse(base)
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	db, err := sqlstore.OpenPostgres(ctx(t), u.String())
+	db, err := sqlstore.OpenPostgres(ctx(t), PostgresSchemaURL(t))
 	if err != nil {
 		t.Fatalf("testenv: postgres: %v", err)
 	}
-	t.Cleanup(func() {
-		db.Close()
-		if admin, err := sqlstore.OpenPostgres(ctx(t), base); err == nil {
-			admin.ExecContext(ctx(t), "DROP SCHEMA "+schema+" CASCADE") //nolint:errcheck // best effort
-			admin.Close()
-		}
-	})
-	migrate(t, db)
+	t.Cleanup(func() { db.Close() })
 	return db
 }
 
