@@ -1,48 +1,13 @@
 package contactsapi_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/feria/feria/test/apptest"
+	"github.com/feria/feria/test/testenv"
 )
-
-// redisCalls counts the round trips of a request to Redis: single commands
-// and pipelines, leaving out the handshake of a newly opened connection.
-type redisCalls struct{ single, pipelines atomic.Int64 }
-
-func (*redisCalls) DialHook(next redis.DialHook) redis.DialHook { return next }
-
-func (r *redisCalls) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		if !handshake(cmd) {
-			r.single.Add(1)
-		}
-		return next(ctx, cmd)
-	}
-}
-
-func (r *redisCalls) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		if len(cmds) > 0 && !handshake(cmds[0]) {
-			r.pipelines.Add(1)
-		}
-		return next(ctx, cmds)
-	}
-}
-
-func handshake(cmd redis.Cmder) bool {
-	switch cmd.Name() {
-	case "hello", "select", "client", "auth":
-		return true
-	}
-	return false
-}
 
 // A whole request is one Redis round trip whatever its window: the service
 // never loops over buckets, days or ids.
@@ -50,7 +15,7 @@ func TestOneRedisRoundTripPerRequest(t *testing.T) {
 	for _, be := range apptest.Both {
 		t.Run(be.Name, func(t *testing.T) {
 			a := world(t, be)
-			rc := &redisCalls{}
+			rc := &testenv.RoundTrips{}
 			a.Deps.Redis.AddHook(rc)
 			ids := make([]string, 50)
 			for i := range ids {
@@ -63,24 +28,24 @@ func TestOneRedisRoundTripPerRequest(t *testing.T) {
 				"/items/MLA1/contacts/phone_views?date_from=2025-11-20T12:30:00Z&date_to=2026-11-21T12:30:00Z",
 				"/users/7/contacts/questions?date_from=2025-11-20T12:30:00Z&date_to=2026-11-21T12:30:00Z",
 			} {
-				rc.single.Store(0)
-				rc.pipelines.Store(0)
+				rc.Single.Store(0)
+				rc.Pipelines.Store(0)
 				if r := a.Do("GET", path, nil); r.Status != 200 {
 					t.Fatalf("%s: %d %s", path, r.Status, r.Body)
 				}
-				if rc.single.Load() != 0 || rc.pipelines.Load() != 1 {
-					t.Errorf("%s: %d single commands and %d pipelines, want one pipeline", path, rc.single.Load(), rc.pipelines.Load())
+				if rc.Single.Load() != 0 || rc.Pipelines.Load() != 1 {
+					t.Errorf("%s: %d single commands and %d pipelines, want one pipeline", path, rc.Single.Load(), rc.Pipelines.Load())
 				}
 			}
 			events := make([]map[string]string, 1000)
 			for i := range events {
 				events[i] = map[string]string{"id": fmt.Sprint("rt-", i), "item_id": ids[i%50], "type": "msgapp", "date": "2026-11-20T10:00:00Z"}
 			}
-			rc.single.Store(0)
-			rc.pipelines.Store(0)
+			rc.Single.Store(0)
+			rc.Pipelines.Store(0)
 			expect(t, "batch", a.Sandbox("POST", "/contact_events", map[string]any{"events": events}), 200, `{"accepted":1000,"duplicates":0}`)
-			if rc.single.Load() != 1 || rc.pipelines.Load() != 0 {
-				t.Errorf("a batch of 1000 events: %d single commands and %d pipelines, want one script call", rc.single.Load(), rc.pipelines.Load())
+			if rc.Single.Load() != 1 || rc.Pipelines.Load() != 0 {
+				t.Errorf("a batch of 1000 events: %d single commands and %d pipelines, want one script call", rc.Single.Load(), rc.Pipelines.Load())
 			}
 		})
 	}

@@ -3,61 +3,14 @@ package contactsredis_test
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/feria/feria/adapters/redisstore/contactsredis"
 	"github.com/feria/feria/core/contacts"
 	"github.com/feria/feria/ports/contactsport"
 	"github.com/feria/feria/test/testenv"
 )
-
-// roundTrips counts what a go-redis client sends: single commands
-// (process) and pipelines (each one round trip whatever its length).
-type roundTrips struct{ single, pipelines, pipelined atomic.Int64 }
-
-func (*roundTrips) DialHook(next redis.DialHook) redis.DialHook { return next }
-
-func (r *roundTrips) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		if !handshake(cmd) {
-			r.single.Add(1)
-		}
-		return next(ctx, cmd)
-	}
-}
-
-func (r *roundTrips) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		if len(cmds) > 0 && !handshake(cmds[0]) {
-			r.pipelines.Add(1)
-			r.pipelined.Add(int64(len(cmds)))
-		}
-		return next(ctx, cmds)
-	}
-}
-
-// handshake tells the commands go-redis sends once when it opens a
-// connection of its pool (HELLO, SELECT, CLIENT SETINFO): they are not the
-// request's.
-func handshake(cmd redis.Cmder) bool {
-	switch cmd.Name() {
-	case "hello", "select", "client", "auth":
-		return true
-	}
-	return false
-}
-
-func (r *roundTrips) total() int64 { return r.single.Load() + r.pipelines.Load() }
-
-func (r *roundTrips) reset() {
-	r.single.Store(0)
-	r.pipelines.Store(0)
-	r.pipelined.Store(0)
-}
 
 // Writes are one round trip per batch and reads one per request, whatever
 // the window: a 366-day window, a 744-hour window, a 366-day total with
@@ -68,7 +21,7 @@ func TestOneRoundTripPerBatchAndRequest(t *testing.T) {
 	for name, open := range testenv.Redises() {
 		t.Run(name, func(t *testing.T) {
 			rdb := open(t)
-			rt := &roundTrips{}
+			rt := &testenv.RoundTrips{}
 			rdb.AddHook(rt)
 			s := contactsredis.New(rdb, fmt.Sprintf("test:contacts:rt:%d:", seq.Add(1)))
 			end := time.Date(2026, 11, 20, 12, 30, 0, 0, time.UTC)
@@ -83,30 +36,30 @@ func TestOneRoundTripPerBatchAndRequest(t *testing.T) {
 				batch[i] = contacts.Event{ID: fmt.Sprint("rt-", i), ItemID: fmt.Sprint("MLA", 1+i%50), SellerID: 7,
 					Kind: contacts.PhoneView, Date: end.Add(-time.Duration(i) * 9 * time.Hour)}
 			}
-			rt.reset()
+			rt.Reset()
 			r, err := s.Add(ctx, batch)
 			if err != nil || r.Accepted != contacts.MaxBatch {
 				t.Fatalf("add: %+v %v", r, err)
 			}
-			if rt.total() != 1 {
+			if rt.Total() != 1 {
 				t.Errorf("a batch of %d events took %d round trips (%d single, %d pipelines), want 1",
-					len(batch), rt.total(), rt.single.Load(), rt.pipelines.Load())
+					len(batch), rt.Total(), rt.Single.Load(), rt.Pipelines.Load())
 			}
-			rt.reset()
-			if r, err := s.Add(ctx, batch); err != nil || r.Duplicates != contacts.MaxBatch || rt.total() != 1 {
-				t.Errorf("re-sent batch: %+v %v, %d round trips, want all duplicates in 1", r, err, rt.total())
+			rt.Reset()
+			if r, err := s.Add(ctx, batch); err != nil || r.Duplicates != contacts.MaxBatch || rt.Total() != 1 {
+				t.Errorf("re-sent batch: %+v %v, %d round trips, want all duplicates in 1", r, err, rt.Total())
 			}
 
 			read := func(name string, series []contactsport.Series, buckets int) [][]int64 {
 				t.Helper()
-				rt.reset()
+				rt.Reset()
 				out, err := s.Read(ctx, series)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
-				if rt.single.Load() != 0 || rt.pipelines.Load() != 1 {
+				if rt.Single.Load() != 0 || rt.Pipelines.Load() != 1 {
 					t.Errorf("%s: %d single commands and %d pipelines (%d commands), want 1 pipeline",
-						name, rt.single.Load(), rt.pipelines.Load(), rt.pipelined.Load())
+						name, rt.Single.Load(), rt.Pipelines.Load(), rt.Pipelined.Load())
 				}
 				n := 0
 				for _, cs := range out {
@@ -115,7 +68,7 @@ func TestOneRoundTripPerBatchAndRequest(t *testing.T) {
 				if n != buckets {
 					t.Errorf("%s: %d buckets answered, want %d", name, n, buckets)
 				}
-				t.Logf("%s: 1 round trip, %d HMGETs, %d buckets", name, rt.pipelined.Load(), n)
+				t.Logf("%s: 1 round trip, %d HMGETs, %d buckets", name, rt.Pipelined.Load(), n)
 				return out
 			}
 			sum := func(out [][]int64) (n int64) {
