@@ -28,7 +28,7 @@ const (
 	Disabled = "DISABLED"
 )
 
-// Sources, creation sources and note statuses (docs/decisions-compat.md).
+// Sources, creation sources and note statuses (docs/decisions.md).
 const (
 	SourceSeller = "SELLER"
 

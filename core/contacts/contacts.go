@@ -12,7 +12,7 @@ import (
 	"github.com/feria/feria/core/kernel"
 )
 
-// Limits of a request. The spec leaves them open; docs/decisions-contacts.md
+// Limits of a request. The spec leaves them open; docs/decisions.md
 // records them.
 const (
 	// MaxIDs bounds the ids of one multi-item request, as the spec bounds

@@ -33,7 +33,7 @@ func (t FileType) ContentType() string {
 
 // MaxPDFSize is the spec's "1 MB": 10^6 bytes, the SI megabyte, so that a
 // file the seller's system sizes as "1 MB" in either convention is not
-// refused by surprise at the stricter reading of ours (docs/decisions-fiscal.md).
+// refused by surprise at the stricter reading of ours (docs/decisions.md).
 const MaxPDFSize = 1_000_000
 
 // MaxXMLSize bounds an XML document; the spec gives no limit for it, so it

@@ -39,7 +39,7 @@ type Mail struct {
 }
 
 // MailDomain is the domain of the addresses feria derives for its users:
-// the sandbox's users carry no e-mail address (docs/decisions-fiscal.md).
+// the sandbox's users carry no e-mail address (docs/decisions.md).
 const MailDomain = "users.feria.invalid"
 
 // AddressOf returns the e-mail address of a user.

@@ -12,7 +12,7 @@ import (
 	"github.com/feria/feria/workers/compatworker"
 )
 
-// Tests of the decisions of docs/decisions-compat.md not covered elsewhere,
+// Tests of the decisions of docs/decisions.md not covered elsewhere,
 // and of the answer shapes and invariants the spec states for every path.
 
 // consistent checks that the item read and the list agree with the stored

@@ -21,7 +21,7 @@ func Routes(app *fiber.App, svc contactsport.Service, auth httpapi.Auth) {
 	shape := httpapi.UseShape(httpapi.ShapeContacts)
 	// The spec shows the messaging-app calls with a bearer token and the
 	// others without: a token is accepted there and checked when sent, but
-	// not required (docs/decisions-contacts.md).
+	// not required (docs/decisions.md).
 	msg := auth.Optional()
 
 	// Multi-item paths first, so that "contacts" is never read as an item id.

@@ -208,7 +208,7 @@ func (s *Service) PutItem(ctx context.Context, it catalog.Item) (catalog.ItemVie
 // checkOfficialStore applies spec D to an item of a seller bound to official
 // stores on the item's site: with several, official_store_id is required;
 // a given one must be among them. A seller bound to none is not checked,
-// because the sandbox loads brands after items (docs/decisions-world.md).
+// because the sandbox loads brands after items (docs/decisions.md).
 func (s *Service) checkOfficialStore(ctx context.Context, it catalog.Item) error {
 	if s.stores == nil {
 		return nil

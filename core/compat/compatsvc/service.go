@@ -882,7 +882,7 @@ func (s *Service) Exception(ctx context.Context, itemID string) (bool, error) {
 	return st.HasException && len(cs) == 0 && !st.Universal, nil
 }
 
-// MaxSummaryItems bounds a summary request (docs/decisions-compat.md).
+// MaxSummaryItems bounds a summary request (docs/decisions.md).
 const MaxSummaryItems = 100
 
 // Summary counts compatibilities, claims, notes and restrictions per item.

@@ -125,7 +125,7 @@ func (m *Memory) Item(_ context.Context, id string) (catalog.Item, error) {
 	return get(&m.mu, m.items, id)
 }
 
-// ItemFacts derives the facts with the rules of docs/decisions-world.md.
+// ItemFacts derives the facts with the rules of docs/decisions.md.
 func (m *Memory) ItemFacts(_ context.Context, id string) (catalog.Facts, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
