@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench.sh is `make bench`: every Go benchmark of feria against the real
-# local services, then redis-benchmark on the same Redis in the same run, so
-# that feria's numbers can be read beside what the machine's Redis does alone.
+# local services, then each deploy/scripts/bench-*.sh (load runs over HTTP,
+# and redis-benchmark on the same Redis in the same run, so that feria's
+# numbers can be read beside what the machine's Redis does alone).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${BENCH_OUT:-/tmp/feria-bench.txt}"
@@ -22,6 +23,5 @@ for script in deploy/scripts/bench-*.sh; do
 	CONTACTS_BENCH_GO=0 bash "$script"
 done
 
-echo
-echo "== redis-benchmark on 127.0.0.1:6379 (same run, for reference) =="
-redis-benchmark -h 127.0.0.1 -p 6379 -q -n 100000 -t set,get,incr,lpush,hset
+# Each bench-*.sh runs redis-benchmark on the same Redis in the same run
+# (bench-contacts.sh), so that its figures stand beside feria's.
