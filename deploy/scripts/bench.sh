@@ -23,5 +23,3 @@ for script in deploy/scripts/bench-*.sh; do
 	CONTACTS_BENCH_GO=0 bash "$script"
 done
 
-# Each bench-*.sh runs redis-benchmark on the same Redis in the same run
-# (bench-contacts.sh), so that its figures stand beside feria's.
