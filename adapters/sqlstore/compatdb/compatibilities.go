@@ -1,0 +1,182 @@
+package compatdb
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/feria/feria/core/compat"
+	"github.com/feria/feria/ports/compatport"
+)
+
+type compatRow struct {
+	bun.BaseModel `bun:"table:compatibilities"`
+
+	ID             string    `bun:"id,pk"`
+	ItemID         string    `bun:"item_id"`
+	DomainID       string    `bun:"domain_id"`
+	ProductID      string    `bun:"product_id"`
+	Source         string    `bun:"source"`
+	CreationSource string    `bun:"creation_source"`
+	Note           string    `bun:"note"`
+	NoteStatus     string    `bun:"note_status"`
+	Restrictions   string    `bun:"restrictions"`
+	DateCreated    time.Time `bun:"date_created"`
+	LastUpdated    time.Time `bun:"last_updated"`
+	ProductName    string    `bun:"product_name,scanonly"`
+}
+
+func toRow(c compat.Compatibility) compatRow {
+	rs := c.Restrictions
+	if rs == nil {
+		rs = []compat.Restriction{}
+	}
+	raw, _ := json.Marshal(rs)
+	return compatRow{ID: c.ID, ItemID: c.ItemID, DomainID: c.DomainID, ProductID: c.ProductID, Source: c.Source,
+		CreationSource: c.CreationSource, Note: c.Note, NoteStatus: c.NoteStatus, Restrictions: string(raw),
+		DateCreated: c.DateCreated.UTC(), LastUpdated: c.LastUpdated.UTC()}
+}
+
+func (r compatRow) compat() (compat.Compatibility, error) {
+	c := compat.Compatibility{ID: r.ID, ItemID: r.ItemID, DomainID: r.DomainID, ProductID: r.ProductID, ProductName: r.ProductName,
+		Source: r.Source, CreationSource: r.CreationSource, Note: r.Note, NoteStatus: r.NoteStatus,
+		DateCreated: r.DateCreated.UTC(), LastUpdated: r.LastUpdated.UTC()}
+	if err := json.Unmarshal([]byte(r.Restrictions), &c.Restrictions); err != nil {
+		return c, fmt.Errorf("compatdb: compatibility %s restrictions: %w", r.ID, err)
+	}
+	if c.Restrictions == nil {
+		c.Restrictions = []compat.Restriction{}
+	}
+	return c, nil
+}
+
+// compatCols reads a compatibility with its vehicle's name, which only the
+// products table holds.
+const compatCols = `c.id, c.item_id, c.domain_id, c.product_id, c.source, c.creation_source, c.note, c.note_status,
+	c.restrictions, c.date_created, c.last_updated, p.name AS product_name`
+
+func rowsToCompat(rs []compatRow) ([]compat.Compatibility, error) {
+	out := make([]compat.Compatibility, 0, len(rs))
+	for _, r := range rs {
+		c, err := r.compat()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Compatibilities lists an item's compatibilities by creation, then by
+// vehicle (one request creates many at the same instant).
+func (s *Store) Compatibilities(ctx context.Context, itemID string) ([]compat.Compatibility, error) {
+	var rs []compatRow
+	err := s.idb(ctx).NewRaw(`SELECT `+compatCols+` FROM compatibilities c JOIN products p ON p.id = c.product_id
+		WHERE c.item_id = ? ORDER BY c.date_created, c.product_id`, itemID).Scan(ctx, &rs)
+	if err != nil {
+		return nil, wrap("compatibilities", err)
+	}
+	return rowsToCompat(rs)
+}
+
+// Compatibility reads one compatibility of an item.
+func (s *Store) Compatibility(ctx context.Context, itemID, id string) (compat.Compatibility, error) {
+	var r compatRow
+	err := s.idb(ctx).NewRaw(`SELECT `+compatCols+` FROM compatibilities c JOIN products p ON p.id = c.product_id
+		WHERE c.item_id = ? AND c.id = ?`, itemID, id).Scan(ctx, &r)
+	if err != nil {
+		return compat.Compatibility{}, wrap("compatibility", err)
+	}
+	return r.compat()
+}
+
+// AddCompatibilities inserts those whose vehicle the item does not have yet,
+// in one multi-row insert.
+func (s *Store) AddCompatibilities(ctx context.Context, cs []compat.Compatibility) ([]compat.Compatibility, error) {
+	if len(cs) == 0 {
+		return nil, nil
+	}
+	byItem := map[string]map[string]bool{}
+	for _, c := range cs {
+		if byItem[c.ItemID] != nil {
+			continue
+		}
+		var present []string
+		if err := s.idb(ctx).NewRaw(`SELECT product_id FROM compatibilities WHERE item_id = ?`, c.ItemID).Scan(ctx, &present); err != nil {
+			return nil, wrap("add compatibilities", err)
+		}
+		m := make(map[string]bool, len(present))
+		for _, p := range present {
+			m[p] = true
+		}
+		byItem[c.ItemID] = m
+	}
+	var added []compat.Compatibility
+	var rows []compatRow
+	for _, c := range cs {
+		if byItem[c.ItemID][c.ProductID] {
+			continue
+		}
+		byItem[c.ItemID][c.ProductID] = true
+		added = append(added, c)
+		rows = append(rows, toRow(c))
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	if _, err := s.idb(ctx).NewInsert().Model(&rows).Exec(ctx); err != nil {
+		return nil, wrap("add compatibilities", err)
+	}
+	return added, nil
+}
+
+// UpdateCompatibility stores note, status and restrictions of c.
+func (s *Store) UpdateCompatibility(ctx context.Context, c compat.Compatibility) error {
+	r := toRow(c)
+	res, err := s.idb(ctx).NewUpdate().Model(&r).Column("note", "note_status", "restrictions", "last_updated").WherePK().Exec(ctx)
+	if err != nil {
+		return wrap("update compatibility", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return wrap("update compatibility", compatport.ErrNotFound)
+	}
+	return nil
+}
+
+// SetNoteStatus moves a note to status when it is still note.
+func (s *Store) SetNoteStatus(ctx context.Context, id, note, status string, at time.Time) (bool, error) {
+	res, err := s.idb(ctx).NewRaw(`UPDATE compatibilities SET note_status = ?, last_updated = ? WHERE id = ? AND note = ?`,
+		status, at.UTC(), id, note).Exec(ctx)
+	if err != nil {
+		return false, wrap("set note status", err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+// DeleteCompatibilities deletes ids of the item (all when ids is nil).
+func (s *Store) DeleteCompatibilities(ctx context.Context, itemID string, ids []string) ([]string, error) {
+	if ids != nil && len(ids) == 0 {
+		return []string{}, nil
+	}
+	q := `SELECT id FROM compatibilities WHERE item_id = ?`
+	args := []any{itemID}
+	if ids != nil {
+		q += ` AND id IN (?)`
+		args = append(args, bun.In(ids))
+	}
+	var found []string
+	if err := s.idb(ctx).NewRaw(q+` ORDER BY date_created, id`, args...).Scan(ctx, &found); err != nil {
+		return nil, wrap("delete compatibilities", err)
+	}
+	if len(found) == 0 {
+		return []string{}, nil
+	}
+	if _, err := s.idb(ctx).NewRaw(`DELETE FROM compatibilities WHERE item_id = ? AND id IN (?)`, itemID, bun.In(found)).Exec(ctx); err != nil {
+		return nil, wrap("delete compatibilities", err)
+	}
+	return found, nil
+}

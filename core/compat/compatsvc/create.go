@@ -1,0 +1,62 @@
+package compatsvc
+
+import (
+	"context"
+
+	"github.com/feria/feria/core/compat"
+)
+
+// errArguments is the universal row's general message with its detail.
+func errArguments() error {
+	return compat.ErrInvalidArguments.
+		WithCause("body", "at least one of products, products_groups, products_families or universal must be sent").
+		WithCause("universal", "with universal no products may be sent")
+}
+
+// Create applies a POST of products, groups, families or universal.
+func (s *Service) Create(ctx context.Context, itemID string, n compat.Nodes) (int, error) {
+	it, err := s.owned(ctx, itemID)
+	if err != nil {
+		return 0, err
+	}
+	universal := n.Universal != nil && *n.Universal
+	if universal && !n.Empty() || !universal && n.Empty() {
+		return 0, errArguments()
+	}
+	if err := compat.CheckNodes(n, ""); err != nil {
+		return 0, err
+	}
+	var count int
+	err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
+		if universal {
+			count, err = s.setUniversal(ctx, it)
+			return err
+		}
+		count, err = s.create(ctx, it, n, map[string]bool{})
+		return err
+	})
+	return count, err
+}
+
+// create adds the compatibilities of n to a non-universal item.
+func (s *Service) create(ctx context.Context, it compat.Item, n compat.Nodes, counted map[string]bool) (int, error) {
+	st, err := s.store.State(ctx, it.ID)
+	if err != nil {
+		return 0, internal(err)
+	}
+	if st.Universal {
+		return 0, compat.ErrIsUniversal
+	}
+	if it.Category == nil {
+		return 0, compat.ErrNoCategory.WithCause("category_id", "category "+it.CategoryID+" takes no compatibilities")
+	}
+	ts, err := s.resolve(ctx, it, n, compat.OpCreate, counted)
+	if err != nil {
+		return 0, err
+	}
+	added, err := s.store.AddCompatibilities(ctx, s.build(it, ts))
+	if err != nil {
+		return 0, internal(err)
+	}
+	return len(added), s.moderate(ctx, it, added)
+}
