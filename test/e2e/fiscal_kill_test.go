@@ -14,22 +14,10 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/feria/feria/adapters/blobstore/s3blob"
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/test/smtptest"
 	"github.com/feria/feria/test/testenv"
 )
-
-// buildFeria builds the real binary once per test.
-func buildFeria(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "feria")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/feria/feria/cmd/feria").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // workerProcess is a `feria worker` subprocess with its output in a file.
 type workerProcess struct {
@@ -81,7 +69,7 @@ func (w *workerProcess) kill() {
 // clock-skew margin, found by the recoverer's minute tick, then the retry
 // backoff): this test takes one to two minutes.
 func TestFiscalMailWorkerKilled(t *testing.T) {
-	bin := buildFeria(t)
+	bin := feriaBinary(t)
 	mail := smtptest.Start(t)
 	// A Redis server of the test's own: the test lasts minutes, longer than
 	// a shared server's database number stays unclaimed by other tests
@@ -89,8 +77,7 @@ func TestFiscalMailWorkerKilled(t *testing.T) {
 	redisPort := freePort(t)
 	startRedis(t, redisPort)
 	dbURL, redisURL := testenv.PostgresSchemaURL(t), fmt.Sprintf("redis://127.0.0.1:%d/0", redisPort)
-	s3 := testenv.S3(t)
-	bucket := testenv.S3Bucket(t)
+	blobs, s3, bucket := s3Blobs(t)
 	ctx := context.Background()
 	db, err := sqlstore.OpenPostgres(ctx, dbURL)
 	if err != nil {
@@ -103,11 +90,6 @@ func TestFiscalMailWorkerKilled(t *testing.T) {
 	}
 	rdb := redis.NewClient(ropt)
 	t.Cleanup(func() { rdb.Close() })
-	blobs, err := s3blob.New(ctx, s3blob.Config{Endpoint: s3.Endpoint, AccessKey: s3.AccessKey, SecretKey: s3.SecretKey,
-		Bucket: bucket, UseSSL: s3.UseSSL})
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The API runs in the test (no workers); the workers are the real binary.
 	api := fiscalInstance(t, db, rdb, blobs, mail.URL())
 	loadFiscalWorld(t, api)
@@ -184,12 +166,7 @@ func TestFiscalMailWorkerKilled(t *testing.T) {
 func TestFiscalMailRetried(t *testing.T) {
 	mail := smtptest.Start(t)
 	db, rdb := testenv.Postgres(t), testenv.Redis(t)
-	s3 := testenv.S3(t)
-	blobs, err := s3blob.New(context.Background(), s3blob.Config{Endpoint: s3.Endpoint, AccessKey: s3.AccessKey,
-		SecretKey: s3.SecretKey, Bucket: testenv.S3Bucket(t), UseSSL: s3.UseSSL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	blobs, _, _ := s3Blobs(t)
 	api := fiscalInstance(t, db, rdb, blobs, mail.URL())
 	loadFiscalWorld(t, api)
 	mail.SetFail(true)
@@ -201,6 +178,7 @@ func TestFiscalMailRetried(t *testing.T) {
 	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: rdb.Options().Addr, DB: rdb.Options().DB})
 	defer insp.Close()
 	var retry []*asynq.TaskInfo
+	var err error
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if retry, err = insp.ListRetryTasks("default"); err == nil && len(retry) > 0 {
 			break

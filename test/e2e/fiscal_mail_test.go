@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/textproto"
@@ -52,6 +51,20 @@ func fiscalInstance(t *testing.T, db *bun.DB, rdb *redis.Client, blobs blobport.
 	}
 	t.Cleanup(in.Close)
 	return in
+}
+
+// s3Blobs returns a blob store on a bucket of the test's own on the test
+// MinIO, with the server's settings and the bucket for a process's
+// environment.
+func s3Blobs(t *testing.T) (blobport.Store, testenv.S3Config, string) {
+	t.Helper()
+	s3, bucket := testenv.S3(t), testenv.S3Bucket(t)
+	blobs, err := s3blob.New(context.Background(), s3blob.Config{Endpoint: s3.Endpoint, AccessKey: s3.AccessKey,
+		SecretKey: s3.SecretKey, Bucket: bucket, UseSSL: s3.UseSSL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return blobs, s3, bucket
 }
 
 // workers runs an instance's workers until the returned stop is called;
@@ -171,12 +184,7 @@ func feed(t *testing.T, in *app.Instance) []map[string]any {
 func TestFiscalMailExactlyOnce(t *testing.T) {
 	mail := smtptest.Start(t)
 	db, rdb := testenv.Postgres(t), testenv.Redis(t)
-	s3 := testenv.S3(t)
-	blobs, err := s3blob.New(context.Background(), s3blob.Config{Endpoint: s3.Endpoint, AccessKey: s3.AccessKey,
-		SecretKey: s3.SecretKey, Bucket: testenv.S3Bucket(t), UseSSL: s3.UseSSL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	blobs, _, _ := s3Blobs(t)
 	api := fiscalInstance(t, db, rdb, blobs, mail.URL())
 	loadFiscalWorld(t, api)
 
@@ -287,13 +295,7 @@ func startMinio(t *testing.T) *minioProcess {
 	if _, err := os.Stat(bin); err != nil {
 		t.Fatalf("the MinIO binary is needed at %s (go install github.com/minio/minio@latest, or deploy/scripts/minio.sh): %v", bin, err)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	m := &minioProcess{t: t, bin: bin, dir: t.TempDir(), addr: addr}
+	m := &minioProcess{t: t, bin: bin, dir: t.TempDir(), addr: fmt.Sprintf("127.0.0.1:%d", freePort(t))}
 	m.start()
 	t.Cleanup(m.stop)
 	return m
