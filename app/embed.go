@@ -9,7 +9,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/feria/feria/ports/blobport"
-	"github.com/feria/feria/workers"
 )
 
 // Instance is a wired feria on backends the caller opened: what end-to-end
@@ -34,13 +33,9 @@ func NewInstance(cfg Config, log *slog.Logger, db *bun.DB, rdb *redis.Client, bl
 
 // RunWorkers processes jobs and relays the outbox until ctx ends.
 func (in *Instance) RunWorkers(ctx context.Context) error {
-	srv := workers.NewServer(in.b.asynqRedis(), 4, in.Deps.Config.ShutdownTimeout, in.Deps.Log, in.Deps.Registry)
-	for _, m := range modules {
-		if m.Jobs != nil {
-			if err := m.Jobs(srv, in.Deps); err != nil {
-				return err
-			}
-		}
+	srv, err := newWorkers(in.Deps, in.b, 4)
+	if err != nil {
+		return err
 	}
 	go in.Deps.Relay.Run(ctx)
 	return srv.Run(ctx)

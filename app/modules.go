@@ -33,6 +33,7 @@ type Deps struct {
 	Accounts accountport.Service
 	Auth     httpapi.Auth
 	Registry *prometheus.Registry
+	Jobs     *workers.Metrics // counts of jobs this process handled
 	Queue    *asynq.Client    // enqueue side of asynq (the relay and direct enqueues)
 	Inspect  *asynq.Inspector // the sandbox reset and metrics read queues through it
 	Relay    *jobqueue.Relay

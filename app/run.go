@@ -53,16 +53,17 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if embeddedRedis && cmd == "worker" {
 		return errors.New("REDIS_URL: a separate worker process needs a shared Redis; set REDIS_URL, or run 'feria all' for the embedded mode")
 	}
-	if cfg.Embedded() && cfg.SandboxKey == "" && cmd != "migrate" {
+	generatedKey := cfg.Embedded() && cfg.SandboxKey == "" && cmd != "migrate"
+	if generatedKey {
 		// The embedded mode is for trying feria out: the sandbox is on, with
-		// a key made now and printed.
+		// a key made now and printed. A configured key is a secret and is
+		// never logged.
 		b := make([]byte, 12)
 		_, _ = rand.Read(b)
 		cfg.SandboxKey = "sbx-" + hex.EncodeToString(b)
 	}
 	log.Info("starting", slog.String("command", cmd), slog.Any("config", cfg))
-	if cfg.SandboxKey != "" && cmd != "migrate" && cmd != "worker" {
-		log.Info("sandbox enabled", slog.String("sandbox_key", cfg.SandboxKey))
+	if generatedKey {
 		fmt.Fprintf(stdout, "sandbox key: %s\n", cfg.SandboxKey)
 	}
 
@@ -109,13 +110,9 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}()
 
 	if cmd == "worker" || cmd == "all" {
-		srv := workers.NewServer(b.asynqRedis(), cfg.WorkerConcurrency, cfg.ShutdownTimeout, log, d.Registry)
-		for _, m := range modules {
-			if m.Jobs != nil {
-				if err := m.Jobs(srv, d); err != nil {
-					return err
-				}
-			}
+		srv, err := newWorkers(d, b, cfg.WorkerConcurrency)
+		if err != nil {
+			return err
 		}
 		wg.Add(2)
 		go func() { defer wg.Done(); d.Relay.Run(runCtx) }()
@@ -179,12 +176,26 @@ func wire(cfg Config, log *slog.Logger, b *backends) *Deps {
 	inspect := asynq.NewInspector(b.asynqRedis())
 	reg.MustRegister(workers.NewQueueCollector(inspect))
 	d := &Deps{
+		Jobs:   workers.NewMetrics(reg),
 		Config: cfg, Log: log, DB: b.db, Tx: sqlstore.Tx{DB: b.db}, Redis: b.redis, Blobs: b.blobs,
 		Clock: clock, Accounts: accounts, Auth: httpapi.Auth{Tokens: accounts}, Registry: reg,
 		Queue: queue, Inspect: inspect,
 	}
 	d.Relay = jobqueue.NewRelay(outboxdb.New(b.db), queue, clock, log, queueOf)
 	return d
+}
+
+// newWorkers builds the job server with every module's handlers.
+func newWorkers(d *Deps, b *backends, concurrency int) (*workers.Server, error) {
+	srv := workers.NewServer(b.asynqRedis(), concurrency, d.Config.ShutdownTimeout, d.Log, d.Jobs)
+	for _, m := range modules {
+		if m.Jobs != nil {
+			if err := m.Jobs(srv, d); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return srv, nil
 }
 
 // queueOf puts bulk work (compatibility copies) on its own queue.

@@ -13,6 +13,19 @@ import (
 	"github.com/feria/feria/workers/tasks"
 )
 
+// Metrics counts the jobs a process handled. It is registered once per
+// process, however many servers the process starts and stops.
+type Metrics struct{ jobs *prometheus.CounterVec }
+
+// NewMetrics registers the job metrics in reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "feria_jobs_processed_total", Help: "Jobs processed by this process, by type and result.",
+	}, []string{"type", "result"})}
+	reg.MustRegister(m.jobs)
+	return m
+}
+
 // Server is the asynq server with feria's queues, logging and metrics.
 type Server struct {
 	srv  *asynq.Server
@@ -23,12 +36,8 @@ type Server struct {
 
 // NewServer returns a server on redis. shutdown bounds how long in-flight
 // jobs may run after a stop signal before they are handed back to the queue.
-func NewServer(redis asynq.RedisConnOpt, concurrency int, shutdown time.Duration, log *slog.Logger, reg prometheus.Registerer) *Server {
-	s := &Server{mux: asynq.NewServeMux(), log: log}
-	s.jobs = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "feria_jobs_processed_total", Help: "Jobs processed by this process, by type and result.",
-	}, []string{"type", "result"})
-	reg.MustRegister(s.jobs)
+func NewServer(redis asynq.RedisConnOpt, concurrency int, shutdown time.Duration, log *slog.Logger, m *Metrics) *Server {
+	s := &Server{mux: asynq.NewServeMux(), log: log, jobs: m.jobs}
 	s.srv = asynq.NewServer(redis, asynq.Config{
 		Concurrency:     concurrency,
 		Queues:          tasks.Queues,

@@ -219,7 +219,7 @@ func TestGracefulShutdown(t *testing.T) {
 	port := freePort(t)
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "HTTP_ADDR=127.0.0.1:"+fmt.Sprint(port), "DATA_DIR="+t.TempDir(),
-		"SANDBOX_KEY=k", "SHUTDOWN_TIMEOUT=10s", "DATABASE_URL=", "REDIS_URL=", "S3_ENDPOINT=")
+		"SANDBOX_KEY=sandbox-secret-42", "SHUTDOWN_TIMEOUT=10s", "DATABASE_URL=", "REDIS_URL=", "S3_ENDPOINT=")
 	var logs strings.Builder
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
@@ -242,7 +242,7 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 	defer conn.Close()
 	body := `{"nickname":"SLOW","site_id":"MLA"}`
-	fmt.Fprintf(conn, "PUT /sandbox/users/42 HTTP/1.1\r\nHost: x\r\nX-Sandbox-Key: k\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:10])
+	fmt.Fprintf(conn, "PUT /sandbox/users/42 HTTP/1.1\r\nHost: x\r\nX-Sandbox-Key: sandbox-secret-42\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:10])
 	time.Sleep(200 * time.Millisecond)
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -271,5 +271,11 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 	if _, err := http.Get(base + "/health/live"); err == nil {
 		t.Fatal("still accepting after shutdown")
+	}
+	if strings.Contains(logs.String(), "sandbox-secret-42") {
+		t.Error("a configured sandbox key was logged")
+	}
+	if !strings.Contains(logs.String(), `"msg":"stopped"`) {
+		t.Errorf("no stop line in the log:\n%s", logs.String())
 	}
 }
