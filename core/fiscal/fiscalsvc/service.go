@@ -233,6 +233,13 @@ func (s *Service) Delete(ctx context.Context, packID string) ([]string, error) {
 	}
 	var removed []fiscal.Document
 	err = s.d.Tx.RunInTx(ctx, func(ctx context.Context) error {
+		var err error
+		removed, err = s.d.Documents.DeleteBySeller(ctx, p.ID, caller.UserID)
+		if err != nil || len(removed) > 0 {
+			return err
+		}
+		// Nothing of the caller's: only then does it matter whether the
+		// pack holds anyone's documents at all.
 		all, err := s.d.Documents.ByPack(ctx, p.ID)
 		if err != nil {
 			return err
@@ -240,14 +247,7 @@ func (s *Service) Delete(ctx context.Context, packID string) ([]string, error) {
 		if len(all) == 0 {
 			return fiscal.ErrNoDocuments
 		}
-		removed, err = s.d.Documents.DeleteBySeller(ctx, p.ID, caller.UserID)
-		if err != nil {
-			return err
-		}
-		if len(removed) == 0 {
-			return fiscal.ErrNoCallerDocuments
-		}
-		return nil
+		return fiscal.ErrNoCallerDocuments
 	})
 	if err != nil {
 		return nil, err
