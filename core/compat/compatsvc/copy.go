@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/feria/feria/core/compat"
+	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/ports/compatport"
 	"github.com/feria/feria/ports/outboxport"
 )
@@ -24,7 +25,7 @@ func (s *Service) CopyLater(ctx context.Context, itemID string, req compat.CopyR
 		if st.Universal {
 			return compat.ErrIsUniversal
 		}
-		j := compatport.CopyJob{ID: "copy-" + newID(), ItemID: it.ID, SourceID: src.ID, Extended: req.ExtendedInformation}
+		j := compatport.CopyJob{ID: "copy-" + kernel.NewUUID(), ItemID: it.ID, SourceID: src.ID, Extended: req.ExtendedInformation}
 		payload, _ := json.Marshal(j)
 		return internal0(s.outbox.Add(ctx, outboxport.Message{ID: j.ID, Type: compatport.TaskCopy, Payload: payload, CreatedAt: s.clock.Now()}))
 	})
@@ -92,7 +93,7 @@ func (s *Service) copyInto(ctx context.Context, it compat.Item, sourceID string,
 		if !ok {
 			continue
 		}
-		n := compat.Compatibility{ID: newID(), ItemID: it.ID, DomainID: c.DomainID, ProductID: c.ProductID, ProductName: c.ProductName,
+		n := compat.Compatibility{ID: kernel.NewUUID(), ItemID: it.ID, DomainID: c.DomainID, ProductID: c.ProductID, ProductName: c.ProductName,
 			Source: compat.SourceSeller, CreationSource: compat.CreationCopy, NoteStatus: compat.NoteNone,
 			Restrictions: []compat.Restriction{}, DateCreated: now, LastUpdated: now}
 		if extended && c.Note != "" && it.Category.NotesAllowed() {

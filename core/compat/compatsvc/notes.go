@@ -18,7 +18,7 @@ func (s *Service) moderate(ctx context.Context, it compat.Item, cs []compat.Comp
 			continue
 		}
 		payload, _ := json.Marshal(compatport.NoteJob{CompatibilityID: c.ID, ItemID: it.ID, Note: c.Note})
-		if err := s.outbox.Add(ctx, outboxport.Message{ID: "note-" + newID(), Type: compatport.TaskModerateNote,
+		if err := s.outbox.Add(ctx, outboxport.Message{ID: "note-" + kernel.NewUUID(), Type: compatport.TaskModerateNote,
 			Payload: payload, CreatedAt: s.clock.Now()}); err != nil {
 			return internal(err)
 		}

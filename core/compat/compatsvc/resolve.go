@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/feria/feria/core/compat"
+	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/ports/compatport"
 )
 
@@ -150,7 +151,7 @@ func (s *Service) build(it compat.Item, ts []target) []compat.Compatibility {
 	now := s.clock.Now()
 	out := make([]compat.Compatibility, 0, len(ts))
 	for _, t := range ts {
-		c := compat.Compatibility{ID: newID(), ItemID: it.ID, DomainID: t.product.DomainID, ProductID: t.product.ID,
+		c := compat.Compatibility{ID: kernel.NewUUID(), ItemID: it.ID, DomainID: t.product.DomainID, ProductID: t.product.ID,
 			ProductName: t.product.Name, Source: compat.SourceSeller, CreationSource: t.creation,
 			NoteStatus: compat.NoteNone, Restrictions: []compat.Restriction{}, DateCreated: now, LastUpdated: now}
 		if c.CreationSource == "" {

@@ -6,9 +6,7 @@ package compatsvc
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
-	"fmt"
 
 	"github.com/feria/feria/core/compat"
 	"github.com/feria/feria/core/kernel"
@@ -36,15 +34,6 @@ var (
 // New returns the service.
 func New(store compatport.Store, tx compatport.Tx, outbox outboxport.Outbox, notes compatport.NoteChecker, clock kernel.Clock) *Service {
 	return &Service{store: store, tx: tx, outbox: outbox, notes: notes, clock: clock}
-}
-
-// newID returns a random UUID (version 4).
-func newID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
 // internal turns a store fault into a 500, but lets a *kernel.Error through

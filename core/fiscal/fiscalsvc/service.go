@@ -6,7 +6,6 @@ package fiscalsvc
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -111,7 +110,7 @@ func (s *Service) Upload(ctx context.Context, packID string, files []fiscal.File
 		}
 	}
 	for _, c := range checked {
-		id := newUUID()
+		id := kernel.NewUUID()
 		d := fiscal.Document{ID: id, PackID: p.ID, SellerID: caller.UserID, FileType: c.Type,
 			Filename: c.Name, ContentType: c.Type.ContentType(), Size: int64(len(c.Data)),
 			Key: "fiscal/" + strconv.FormatInt(p.ID, 10) + "/" + id, DateCreated: now}
@@ -125,7 +124,7 @@ func (s *Service) Upload(ctx context.Context, packID string, files []fiscal.File
 	for i, d := range docs {
 		ids[i] = d.PublicID()
 	}
-	notice := fiscalport.Notice{ID: newUUID(), Kind: notify.KindFiscalDocument, PackID: p.ID,
+	notice := fiscalport.Notice{ID: kernel.NewUUID(), Kind: notify.KindFiscalDocument, PackID: p.ID,
 		BuyerID: p.BuyerID, SellerID: p.SellerID, DocumentIDs: ids}
 	err = s.d.Tx.RunInTx(ctx, func(ctx context.Context) error {
 		if err := s.d.Documents.Add(ctx, docs); err != nil {
@@ -278,9 +277,9 @@ func (s *Service) RequestBilling(ctx context.Context, packID, text string) (mess
 		return messaging.Message{}, err
 	}
 	now := s.d.Clock.Now()
-	m := messaging.Message{ID: newUUID(), PackID: p.ID, FromUserID: caller.UserID, ToUserID: p.BuyerID,
+	m := messaging.Message{ID: kernel.NewUUID(), PackID: p.ID, FromUserID: caller.UserID, ToUserID: p.BuyerID,
 		Text: text, Kind: notify.KindBillingRequest, DateCreated: now}
-	notice := fiscalport.Notice{ID: newUUID(), Kind: notify.KindBillingRequest, PackID: p.ID,
+	notice := fiscalport.Notice{ID: kernel.NewUUID(), Kind: notify.KindBillingRequest, PackID: p.ID,
 		BuyerID: p.BuyerID, SellerID: p.SellerID, MessageID: m.ID, Text: text}
 	err = s.d.Tx.RunInTx(ctx, func(ctx context.Context) error {
 		if err := s.d.Messages.Add(ctx, m); err != nil {
@@ -365,13 +364,4 @@ func (s *Service) NotifyBuyer(ctx context.Context, n fiscalport.Notice) error {
 		return err
 	}
 	return s.d.Notifications.MarkMailed(ctx, stored.ID, s.d.Clock.Now())
-}
-
-// newUUID returns a random (version 4) UUID.
-func newUUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
