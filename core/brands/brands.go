@@ -72,10 +72,7 @@ func (b Brand) Validate() error {
 	if b.ID <= 0 {
 		p.Add("official_store_id", "official_store_id must be a positive integer")
 	}
-	_, siteOK := kernel.LookupSite(b.SiteID)
-	if !siteOK {
-		p.Add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", b.SiteID)
-	}
+	siteOK := p.Site("site_id", b.SiteID)
 	if strings.TrimSpace(b.Name) == "" {
 		p.Add("name", "name is required")
 	}

@@ -36,15 +36,6 @@ var (
 // resource shares.
 type problems struct{ kernel.Problems }
 
-// Site checks a site id field and reports whether it is known.
-func (p *problems) Site(field, site string) bool {
-	if _, ok := kernel.LookupSite(site); !ok {
-		p.Add(field, "%s must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", field, site)
-		return false
-	}
-	return true
-}
-
 // SiteID checks that an item, category or product id is the site id
 // followed by digits.
 func (p *problems) SiteID(field, id, site string) {

@@ -211,9 +211,7 @@ func (s Subscription) Validate() error {
 	if s.ServiceID <= 0 {
 		p.Add("service_id", "service_id must be a positive integer")
 	}
-	if _, ok := kernel.LookupSite(s.SiteID); !ok {
-		p.Add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", s.SiteID)
-	}
+	p.Site("site_id", s.SiteID)
 	if s.UserID <= 0 {
 		p.Add("user_id", "user_id must be a positive integer")
 	}
@@ -259,9 +257,7 @@ func (s Shipment) Validate() error {
 	if s.ID <= 0 {
 		p.Add("shipment_id", "shipment_id must be a positive integer")
 	}
-	if _, ok := kernel.LookupSite(s.SiteID); !ok {
-		p.Add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", s.SiteID)
-	}
+	p.Site("site_id", s.SiteID)
 	if s.OrderID <= 0 {
 		p.Add("order_id", "order_id must be a positive integer")
 	}

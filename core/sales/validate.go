@@ -23,10 +23,7 @@ func (o Order) Validate() error {
 	if o.ID <= 0 {
 		p.Add("order_id", "order_id must be a positive integer")
 	}
-	site, siteOK := kernel.LookupSite(o.SiteID)
-	if !siteOK {
-		p.Add("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got %q", o.SiteID)
-	}
+	siteOK := p.Site("site_id", o.SiteID)
 	if o.SellerID <= 0 {
 		p.Add("seller_id", "seller_id must be a positive integer")
 	}
@@ -47,8 +44,8 @@ func (o Order) Validate() error {
 	}
 	for i, it := range o.Items {
 		field := fmt.Sprintf("items[%d]", i)
-		if siteOK && kernel.SiteOf(it.ItemID) != site.ID {
-			p.Add(field+".item_id", "%s.item_id must be an item id of site %s, got %q", field, site.ID, it.ItemID)
+		if siteOK && kernel.SiteOf(it.ItemID) != o.SiteID {
+			p.Add(field+".item_id", "%s.item_id must be an item id of site %s, got %q", field, o.SiteID, it.ItemID)
 		}
 		if it.Quantity <= 0 {
 			p.Add(field+".quantity", "%s.quantity must be a positive integer", field)
@@ -61,8 +58,8 @@ func (o Order) Validate() error {
 		p.Add("shipping.id", "shipping.id must be a positive integer")
 	}
 	if sel := o.CompatibilitySelection; sel != nil {
-		if siteOK && kernel.SiteOf(sel.ProductID) != site.ID {
-			p.Add("compatibility_selection.product_id", "compatibility_selection.product_id must be a product id of site %s, got %q", site.ID, sel.ProductID)
+		if siteOK && kernel.SiteOf(sel.ProductID) != o.SiteID {
+			p.Add("compatibility_selection.product_id", "compatibility_selection.product_id must be a product id of site %s, got %q", o.SiteID, sel.ProductID)
 		}
 	}
 	return p.Err(ErrInvalidOrder)
