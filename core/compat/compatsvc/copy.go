@@ -18,12 +18,8 @@ func (s *Service) CopyLater(ctx context.Context, itemID string, req compat.CopyR
 		return err
 	}
 	return s.tx.RunInTx(ctx, func(ctx context.Context) error {
-		st, err := s.store.State(ctx, it.ID)
-		if err != nil {
-			return internal(err)
-		}
-		if st.Universal {
-			return compat.ErrIsUniversal
+		if err := s.notUniversal(ctx, it.ID); err != nil {
+			return err
 		}
 		j := compatport.CopyJob{ID: "copy-" + kernel.NewUUID(), ItemID: it.ID, SourceID: src.ID, Extended: req.ExtendedInformation}
 		payload, _ := json.Marshal(j)

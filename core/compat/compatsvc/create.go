@@ -40,12 +40,8 @@ func (s *Service) Create(ctx context.Context, itemID string, n compat.Nodes) (in
 
 // create adds the compatibilities of n to a non-universal item.
 func (s *Service) create(ctx context.Context, it compat.Item, n compat.Nodes, counted map[string]bool) (int, error) {
-	st, err := s.store.State(ctx, it.ID)
-	if err != nil {
-		return 0, internal(err)
-	}
-	if st.Universal {
-		return 0, compat.ErrIsUniversal
+	if err := s.notUniversal(ctx, it.ID); err != nil {
+		return 0, err
 	}
 	if it.Category == nil {
 		return 0, compat.ErrNoCategory.WithCause("category_id", "category "+it.CategoryID+" takes no compatibilities")

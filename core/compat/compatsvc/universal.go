@@ -32,6 +32,19 @@ func (s *Service) setUniversal(ctx context.Context, it compat.Item) (int, error)
 	return 1, internal0(s.store.PutState(ctx, st))
 }
 
+// notUniversal refuses an item marked universal: compatibilities are added
+// (created or copied) only to a plain item.
+func (s *Service) notUniversal(ctx context.Context, itemID string) error {
+	st, err := s.store.State(ctx, itemID)
+	if err != nil {
+		return internal(err)
+	}
+	if st.Universal {
+		return compat.ErrIsUniversal
+	}
+	return nil
+}
+
 // clearUniversal turns a universal item back into a plain one; a no-op
 // otherwise, so callers need not check first.
 func (s *Service) clearUniversal(ctx context.Context, itemID string) error {

@@ -17,12 +17,8 @@ func (s *Service) Put(ctx context.Context, itemID string, req compat.PutRequest)
 			return res, err
 		}
 		err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
-			st, err := s.store.State(ctx, it.ID)
-			if err != nil {
-				return internal(err)
-			}
-			if st.Universal {
-				return compat.ErrIsUniversal
+			if err := s.notUniversal(ctx, it.ID); err != nil {
+				return err
 			}
 			added, err := s.copyInto(ctx, it, src.ID, req.CopyFrom.ExtendedInformation)
 			if err != nil {
