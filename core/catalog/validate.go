@@ -59,6 +59,18 @@ func (p *problems) enum(field, v string, allowed ...string) {
 	}
 }
 
+// attributeID checks the id of the attribute at field: given, and not given
+// before (seen records the ids met so far).
+func (p *problems) attributeID(field, id string, seen map[string]bool) {
+	switch {
+	case id == "":
+		p.Add(field+".id", "%s.id is required", field)
+	case seen[id]:
+		p.Add(field+".id", "attribute %s is given twice", id)
+	}
+	seen[id] = true
+}
+
 // logisticTypes are the logistics modes of the spec and their types.
 var logisticTypes = map[string][]string{
 	"me1":           {"default"},
@@ -177,13 +189,7 @@ func ValidateProduct(pr Product) error {
 	seen := map[string]bool{}
 	for i, a := range pr.Attributes {
 		field := fmt.Sprintf("attributes[%d]", i)
-		switch {
-		case a.ID == "":
-			p.Add(field+".id", "%s.id is required", field)
-		case seen[a.ID]:
-			p.Add(field+".id", "attribute %s is given twice", a.ID)
-		}
-		seen[a.ID] = true
+		p.attributeID(field, a.ID, seen)
 		if a.ValueID == "" && a.ValueName == "" {
 			p.Add(field, "%s needs value_id or value_name", field)
 		}
@@ -232,13 +238,7 @@ func ValidateItem(it Item) error {
 	seen := map[string]bool{}
 	for i, a := range it.Attributes {
 		field := fmt.Sprintf("attributes[%d]", i)
-		switch {
-		case a.ID == "":
-			p.Add(field+".id", "%s.id is required", field)
-		case seen[a.ID]:
-			p.Add(field+".id", "attribute %s is given twice", a.ID)
-		}
-		seen[a.ID] = true
+		p.attributeID(field, a.ID, seen)
 	}
 	s := it.Shipping
 	p.enum("shipping.mode", s.Mode, ShippingModes...)
