@@ -1,8 +1,6 @@
 package compatapi
 
 import (
-	"strings"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/feria/feria/adapters/httpapi"
@@ -23,10 +21,8 @@ type deleteJSON struct {
 
 func (h handlers) deleteAll(c *fiber.Ctx) error {
 	var b deleteJSON
-	if len(strings.TrimSpace(string(c.Body()))) > 0 {
-		if err := httpapi.DecodeJSON(c.Body(), &b); err != nil {
-			return err
-		}
+	if err := bindOptionalJSON(c, &b); err != nil {
+		return err
 	}
 	fams := make([]compat.Selector, 0, len(b.ProductsFamilies))
 	for _, f := range b.ProductsFamilies {

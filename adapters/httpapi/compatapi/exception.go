@@ -1,8 +1,6 @@
 package compatapi
 
 import (
-	"strings"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/feria/feria/adapters/httpapi"
@@ -14,10 +12,8 @@ type exceptionJSON struct {
 
 func (h handlers) reportException(c *fiber.Ctx) error {
 	var b exceptionJSON
-	if len(strings.TrimSpace(string(c.Body()))) > 0 {
-		if err := httpapi.DecodeJSON(c.Body(), &b); err != nil {
-			return err
-		}
+	if err := bindOptionalJSON(c, &b); err != nil {
+		return err
 	}
 	if err := h.svc.ReportException(c.UserContext(), httpapi.Param(c, "item_id"), b.Comment); err != nil {
 		return err

@@ -6,6 +6,8 @@
 package compatapi
 
 import (
+	"strings"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/feria/feria/adapters/httpapi"
@@ -47,3 +49,12 @@ func Routes(app *fiber.App, svc compatport.Service, auth httpapi.Auth) {
 }
 
 type handlers struct{ svc compatport.Service }
+
+// bindOptionalJSON is httpapi.BindJSON for routes whose body may be left
+// out: an empty (or blank) body leaves v as it is.
+func bindOptionalJSON(c *fiber.Ctx, v any) error {
+	if len(strings.TrimSpace(string(c.Body()))) == 0 {
+		return nil
+	}
+	return httpapi.DecodeJSON(c.Body(), v)
+}
