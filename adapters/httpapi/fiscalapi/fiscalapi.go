@@ -131,17 +131,14 @@ func (h handlers) billing(c *fiber.Ctx) error {
 	if len(strings.TrimSpace(string(body))) == 0 {
 		return errBillingBody.Wrap(errors.New("empty body"))
 	}
+	// A missing or null text stays "": the service answers it as empty.
 	var b struct {
-		Text *string `json:"text"`
+		Text string `json:"text"`
 	}
 	if err := json.Unmarshal(body, &b); err != nil {
 		return errBillingBody.Wrap(err)
 	}
-	text := ""
-	if b.Text != nil {
-		text = *b.Text
-	}
-	m, err := h.svc.RequestBilling(c.UserContext(), packParam(c), text)
+	m, err := h.svc.RequestBilling(c.UserContext(), packParam(c), b.Text)
 	if err != nil {
 		return err
 	}
