@@ -5,6 +5,7 @@
 package catalog
 
 import (
+	"slices"
 	"time"
 )
 
@@ -208,6 +209,9 @@ const (
 
 // ComputedTags are the tags the service derives and never stores from a body.
 var ComputedTags = []string{TagIncomplete, TagPending}
+
+// IsComputedTag reports whether tag is one of ComputedTags.
+func IsComputedTag(tag string) bool { return slices.Contains(ComputedTags, tag) }
 
 // PartNumber is the value_name of the item's PART_NUMBER attribute, or nil.
 func (it Item) PartNumber() *string {

@@ -60,7 +60,7 @@ func View(it Item, f Facts) ItemView {
 	v := ItemView{Item: it}
 	tags := make([]string, 0, len(it.Tags)+2)
 	for _, t := range it.Tags {
-		if !isComputed(t) {
+		if !IsComputedTag(t) {
 			tags = append(tags, t)
 		}
 	}
@@ -108,13 +108,4 @@ func orEmpty(a []any) []any {
 		return []any{}
 	}
 	return a
-}
-
-func isComputed(tag string) bool {
-	for _, c := range ComputedTags {
-		if tag == c {
-			return true
-		}
-	}
-	return false
 }

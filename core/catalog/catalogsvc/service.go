@@ -252,7 +252,7 @@ func (s *Service) defaults(it *catalog.Item) {
 	}
 	tags := []string{}
 	for _, t := range it.Tags {
-		if t != catalog.TagIncomplete && t != catalog.TagPending {
+		if !catalog.IsComputedTag(t) {
 			tags = append(tags, t)
 		}
 	}
@@ -318,7 +318,7 @@ func (s *Service) SearchItems(ctx context.Context, q catalog.ItemQuery, page pag
 		return catalogport.SearchResult{}, ErrNotSeller.Withf("the caller (user %d) may only search its own items, not those of seller %d", caller.UserID, q.SellerID)
 	}
 	for _, t := range q.Tags {
-		if t != catalog.TagIncomplete && t != catalog.TagPending {
+		if !catalog.IsComputedTag(t) {
 			msg := fmt.Sprintf("tags must be %s or %s, got %q", catalog.TagIncomplete, catalog.TagPending, t)
 			return catalogport.SearchResult{}, ErrInvalidTags.With(msg).WithCause("tags", msg)
 		}
