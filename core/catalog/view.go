@@ -10,19 +10,10 @@ type ItemView struct {
 	Shipping ShippingView `json:"shipping"`
 }
 
-// ShippingView is the shipping object inside an item: when free_shipping is
-// true, methods is replaced by free_methods (and the other way round).
-type ShippingView struct {
-	Mode         string       `json:"mode"`
-	LocalPickUp  bool         `json:"local_pick_up"`
-	FreeShipping bool         `json:"free_shipping"`
-	LogisticType string       `json:"logistic_type"`
-	Dimensions   *string      `json:"dimensions"`
-	Methods      []any        `json:"methods"`
-	FreeMethods  []FreeMethod `json:"free_methods"`
-	Costs        []any        `json:"costs"`
-	Tags         []string     `json:"tags"`
-}
+// ShippingView is the shipping object inside an item: the stored one,
+// written with free_methods in place of methods when free_shipping is true
+// (and the other way round).
+type ShippingView ItemShipping
 
 // MarshalJSON writes free_methods instead of methods when shipping is free,
 // and methods (without free_methods) otherwise.
