@@ -43,12 +43,8 @@ func (s *Service) PutSubscription(ctx context.Context, sub flex.Subscription) (f
 	} else if err != nil {
 		return sub, err
 	}
+	// The store keeps the creation_date of an existing subscription.
 	sub.CreationDate = s.clock.Now()
-	if old, err := s.store.Subscription(ctx, sub.ServiceID); err == nil {
-		sub.CreationDate = old.CreationDate
-	} else if !errors.Is(err, flexport.ErrNotFound) {
-		return sub, err
-	}
 	if err := s.store.UpsertSubscription(ctx, sub); err != nil {
 		return sub, err
 	}
