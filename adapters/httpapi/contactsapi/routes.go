@@ -198,13 +198,11 @@ func (h handlers) itemWindow(k contacts.Kind) fiber.Handler {
 	}
 }
 
-// multiWindow answers an array of windows, one per id of ids.
+// multiWindow answers an array of windows, one per id of ids; the service
+// decodes the ids.
 func (h handlers) multiWindow(k contacts.Kind) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		ids, err := contacts.ParseIDs(httpapi.Query(c, "ids"))
-		if err != nil {
-			return err
-		}
+		ids := strings.Split(httpapi.Query(c, "ids"), ",")
 		ws, err := h.svc.ItemWindows(c.UserContext(), ids, windowQuery(c, k))
 		if err != nil {
 			return err
