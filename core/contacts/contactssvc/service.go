@@ -7,7 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/feria/feria/core/contacts"
@@ -192,7 +192,7 @@ func (s *Service) Ingest(ctx context.Context, in []contacts.EventInput) (contact
 	if len(events) == 0 {
 		return contacts.Result{Counted: []bool{}}, nil
 	}
-	sellers, err := s.sellers(ctx, unique(ids))
+	sellers, err := s.sellers(ctx, slices.Compact(slices.Sorted(slices.Values(ids))))
 	if err != nil {
 		return contacts.Result{}, err
 	}
@@ -300,16 +300,3 @@ func (s *Service) Questions(ctx context.Context, itemID string, p paging.Request
 
 // Reset forgets every counter.
 func (s *Service) Reset(ctx context.Context) error { return s.counters.Reset(ctx) }
-
-func unique(ids []string) []string {
-	out := append([]string(nil), ids...)
-	sort.Strings(out)
-	n := 0
-	for i, id := range out {
-		if i == 0 || id != out[n-1] {
-			out[n] = id
-			n++
-		}
-	}
-	return out[:n]
-}
