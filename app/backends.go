@@ -35,10 +35,9 @@ func (b *backends) close() {
 	}
 }
 
-// asynqRedis is the connection option asynq needs for the same Redis.
-func (b *backends) asynqRedis() asynq.RedisConnOpt {
-	return asynq.RedisClientOpt{Addr: b.redisOpt.Addr, Username: b.redisOpt.Username,
-		Password: b.redisOpt.Password, DB: b.redisOpt.DB, TLSConfig: b.redisOpt.TLSConfig}
+// asynqRedis is the connection option asynq needs for the Redis of o.
+func asynqRedis(o *redis.Options) asynq.RedisClientOpt {
+	return asynq.RedisClientOpt{Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB, TLSConfig: o.TLSConfig}
 }
 
 // openBackends connects every port to its configured backend and logs which

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/hibiken/asynq"
 
 	"github.com/feria/feria/adapters/httpapi/adminapi"
 	"github.com/feria/feria/adapters/jobqueue"
@@ -33,9 +32,7 @@ func init() {
 			if err := jobqueue.RegisterQueues(ctx, d.Redis, names...); err != nil {
 				d.Log.Warn("job queues not registered; the dashboard lists them after their first job", slog.Any("err", err))
 			}
-			o := d.Redis.Options()
-			adminapi.Routes(app, d.Config.AdminKey, asynq.RedisClientOpt{Addr: o.Addr, Username: o.Username,
-				Password: o.Password, DB: o.DB, TLSConfig: o.TLSConfig})
+			adminapi.Routes(app, d.Config.AdminKey, asynqRedis(d.Redis.Options()))
 			return nil
 		},
 	})

@@ -172,8 +172,8 @@ func wire(cfg Config, log *slog.Logger, b *backends) *Deps {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	clock := clockdb.New(b.db)
 	accounts := accountsvc.New(accountdb.New(b.db), clock)
-	queue := asynq.NewClient(b.asynqRedis())
-	inspect := asynq.NewInspector(b.asynqRedis())
+	queue := asynq.NewClient(asynqRedis(b.redisOpt))
+	inspect := asynq.NewInspector(asynqRedis(b.redisOpt))
 	reg.MustRegister(workers.NewQueueCollector(inspect))
 	d := &Deps{
 		Jobs:   workers.NewMetrics(reg),
@@ -187,7 +187,7 @@ func wire(cfg Config, log *slog.Logger, b *backends) *Deps {
 
 // newWorkers builds the job server with every module's handlers.
 func newWorkers(d *Deps, b *backends, concurrency int) (*workers.Server, error) {
-	srv := workers.NewServer(b.asynqRedis(), concurrency, d.Config.ShutdownTimeout, d.Log, d.Jobs)
+	srv := workers.NewServer(asynqRedis(b.redisOpt), concurrency, d.Config.ShutdownTimeout, d.Log, d.Jobs)
 	for _, m := range modules {
 		if m.Jobs != nil {
 			if err := m.Jobs(srv, d); err != nil {
