@@ -1,6 +1,7 @@
 package contacts
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -215,9 +216,7 @@ func NewWindow(s Subject, k Kind, w WindowSpec, counts []int64) Window {
 		out.Total += c
 	}
 	if w.Desc {
-		for i, j := 0, len(out.Results)-1; i < j; i, j = i+1, j-1 {
-			out.Results[i], out.Results[j] = out.Results[j], out.Results[i]
-		}
+		slices.Reverse(out.Results)
 	}
 	return out
 }
