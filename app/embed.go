@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 	"github.com/uptrace/bun"
 
@@ -23,22 +24,30 @@ type Instance struct {
 // migrated.
 func NewInstance(cfg Config, log *slog.Logger, db *bun.DB, rdb *redis.Client, blobs blobport.Store) (*Instance, error) {
 	b := &backends{db: db, redis: rdb, redisOpt: rdb.Options(), blobs: blobs}
-	d := wire(cfg, log, b)
-	api, err := NewHTTP(d)
+	d, err := wire(cfg, log, b)
 	if err != nil {
 		return nil, err
 	}
-	return &Instance{Deps: d, HTTP: api, b: b}, nil
+	return &Instance{Deps: d, HTTP: NewHTTP(d), b: b}, nil
 }
 
 // RunWorkers processes jobs and relays the outbox until ctx ends.
 func (in *Instance) RunWorkers(ctx context.Context) error {
-	srv, err := newWorkers(in.Deps, in.b, 4)
-	if err != nil {
-		return err
-	}
 	go in.Deps.Relay.Run(ctx)
-	return srv.Run(ctx)
+	return newWorkers(in.Deps, in.b, 4).Run(ctx)
+}
+
+// ProcessTask runs one task now, in the caller's goroutine, through the
+// handler the module map registers for its type: tests run a job by hand
+// (twice, as a retried job runs after a worker crash).
+func (in *Instance) ProcessTask(ctx context.Context, t *asynq.Task) error {
+	mux := asynq.NewServeMux()
+	for _, m := range in.Deps.Modules {
+		if m.Jobs != nil {
+			m.Jobs(mux.Handle)
+		}
+	}
+	return mux.ProcessTask(ctx, t)
 }
 
 // Close releases the queue clients; the backends stay the caller's.

@@ -9,7 +9,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/feria/feria/adapters/httpapi"
+	"github.com/feria/feria/adapters/httpapi/sandboxapi"
+	"github.com/feria/feria/adapters/jobqueue"
+	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/ports/sandboxport"
 )
 
 // MaxBodySize caps every request body; fiber refuses a larger one before
@@ -17,8 +21,9 @@ import (
 // multipart framing) are the largest legitimate bodies.
 const MaxBodySize = 4 << 20
 
-// NewHTTP builds the fiber app with every module's routes.
-func NewHTTP(d *Deps) (*fiber.App, error) {
+// NewHTTP builds the fiber app with every module's routes, in the order of
+// the module map.
+func NewHTTP(d *Deps) *fiber.App {
 	onError := httpapi.ErrorHandler(d.Log)
 	app := fiber.New(fiber.Config{
 		AppName:               "feria",
@@ -40,15 +45,39 @@ func NewHTTP(d *Deps) (*fiber.App, error) {
 	if d.Config.SandboxKey != "" {
 		mountSandbox(app, d)
 	}
-	for _, m := range modules {
+	for _, m := range d.Modules {
 		if m.Routes != nil {
-			if err := m.Routes(app, d); err != nil {
-				return nil, err
-			}
+			m.Routes(app)
 		}
 	}
 	app.Use(httpapi.NotFound)
-	return app, nil
+	return app
+}
+
+// mountSandbox serves /sandbox with every module's collections. A reset
+// empties the database, then what lives beside it: stored files, queued
+// jobs and each module's own keys.
+func mountSandbox(app *fiber.App, d *Deps) {
+	var collections []sandboxapi.Collection
+	resets := []sandboxport.Resetter{sqlstore.NewTables(d.DB), d.Blobs, jobqueue.NewQueued(d.Inspect)}
+	var extra []func(fiber.Router)
+	for _, m := range d.Modules {
+		collections = append(collections, m.Collections...)
+		if m.Reset != nil {
+			resets = append(resets, m.Reset)
+		}
+		if m.SandboxRoutes != nil {
+			extra = append(extra, m.SandboxRoutes)
+		}
+	}
+	sandboxapi.Mount(app, sandboxapi.Config{
+		Key: d.Config.SandboxKey, Collections: collections, Resets: resets, Tx: d.Tx, Clock: d.Clock,
+		Extra: func(r fiber.Router) {
+			for _, mount := range extra {
+				mount(r)
+			}
+		},
+	})
 }
 
 // ready checks every backing service and names the ones that are down.

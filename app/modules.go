@@ -3,59 +3,212 @@ package app
 import (
 	"context"
 	"log/slog"
+	"slices"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/hibiken/asynq"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/redis/go-redis/v9"
-	"github.com/uptrace/bun"
 
-	"github.com/feria/feria/adapters/httpapi"
+	"github.com/feria/feria/adapters/httpapi/accountapi"
+	"github.com/feria/feria/adapters/httpapi/adminapi"
+	"github.com/feria/feria/adapters/httpapi/brandsapi"
+	"github.com/feria/feria/adapters/httpapi/catalogapi"
+	"github.com/feria/feria/adapters/httpapi/compatapi"
+	"github.com/feria/feria/adapters/httpapi/contactsapi"
+	"github.com/feria/feria/adapters/httpapi/fiscalapi"
+	"github.com/feria/feria/adapters/httpapi/flexapi"
+	"github.com/feria/feria/adapters/httpapi/messagingapi"
+	"github.com/feria/feria/adapters/httpapi/notifyapi"
+	"github.com/feria/feria/adapters/httpapi/salesapi"
 	"github.com/feria/feria/adapters/httpapi/sandboxapi"
 	"github.com/feria/feria/adapters/jobqueue"
-	"github.com/feria/feria/adapters/sqlstore"
-	"github.com/feria/feria/adapters/sqlstore/clockdb"
-	"github.com/feria/feria/ports/accountport"
-	"github.com/feria/feria/ports/blobport"
-	"github.com/feria/feria/workers"
+	"github.com/feria/feria/adapters/mailer/logmail"
+	"github.com/feria/feria/adapters/mailer/smtpmail"
+	"github.com/feria/feria/adapters/redisstore/contactsredis"
+	"github.com/feria/feria/adapters/sqlstore/brandsdb"
+	"github.com/feria/feria/adapters/sqlstore/catalogdb"
+	"github.com/feria/feria/adapters/sqlstore/compatdb"
+	"github.com/feria/feria/adapters/sqlstore/contactsdb"
+	"github.com/feria/feria/adapters/sqlstore/fiscaldb"
+	"github.com/feria/feria/adapters/sqlstore/flexdb"
+	"github.com/feria/feria/adapters/sqlstore/outboxdb"
+	"github.com/feria/feria/adapters/sqlstore/salesdb"
+	"github.com/feria/feria/core/brands/brandssvc"
+	"github.com/feria/feria/core/catalog/catalogsvc"
+	"github.com/feria/feria/core/compat/compatsvc"
+	"github.com/feria/feria/core/contacts/contactssvc"
+	"github.com/feria/feria/core/fiscal/fiscalsvc"
+	"github.com/feria/feria/core/flex/flexsvc"
+	"github.com/feria/feria/core/messaging"
+	"github.com/feria/feria/core/messaging/messagingsvc"
+	"github.com/feria/feria/core/notify/notifysvc"
+	"github.com/feria/feria/core/sales"
+	"github.com/feria/feria/core/sales/salessvc"
+	"github.com/feria/feria/ports/compatport"
+	"github.com/feria/feria/ports/notifyport"
+	"github.com/feria/feria/ports/salesport"
+	"github.com/feria/feria/ports/sandboxport"
+	"github.com/feria/feria/workers/compatworker"
+	"github.com/feria/feria/workers/fiscalworker"
+	"github.com/feria/feria/workers/tasks"
 )
 
-// Deps is what every module's wiring may use. It is built once per process by
-// Wire; modules take the adapters they need and build their own services.
-type Deps struct {
-	Config   Config
-	Log      *slog.Logger
-	DB       *bun.DB
-	Tx       sqlstore.Tx
-	Redis    *redis.Client
-	Blobs    blobport.Store
-	Clock    *clockdb.Clock
-	Accounts accountport.Service
-	Auth     httpapi.Auth
-	Registry *prometheus.Registry
-	Jobs     *workers.Metrics // counts of jobs this process handled
-	Queue    *asynq.Client    // enqueue side of asynq (the relay and direct enqueues)
-	Inspect  *asynq.Inspector // the sandbox reset and metrics read queues through it
-	Relay    *jobqueue.Relay
-}
-
-// Module is one area of feria as the process sees it. Each module wires
-// itself in a file of its own (module_<name>.go), by hand, and adds itself to
-// modules from that file's init; the order of the list is the order of the
-// sandbox fixtures.
+// Module is one row of the module map: what one area of feria adds to the
+// process. Every field may be left out.
 type Module struct {
 	Name string
-	// Routes mounts the module's public routes.
-	Routes func(app *fiber.App, d *Deps) error
-	// Sandbox returns the module's sandbox collections.
-	Sandbox func(d *Deps) []sandboxapi.Collection
-	// Jobs registers the module's job handlers on the worker server.
-	Jobs func(s *workers.Server, d *Deps) error
-	// Reset removes what the module keeps outside the database (counters,
-	// files) on DELETE /sandbox.
-	Reset func(ctx context.Context, d *Deps) error
+	// Routes mounts the module's public routes (package adapters/httpapi/<m>api).
+	Routes func(r fiber.Router)
+	// Collections are its sandbox collections, in fixtures order.
+	Collections []sandboxapi.Collection
+	// SandboxRoutes mounts routes under /sandbox that are not collections.
+	SandboxRoutes func(r fiber.Router)
+	// Jobs registers its job handlers (package workers/<m>worker).
+	Jobs func(handle func(taskType string, h asynq.Handler))
+	// Queues puts task types on a queue other than tasks.QueueDefault.
+	Queues map[string]string
+	// OrderObserver is told of every stored order, in the storing
+	// transaction.
+	OrderObserver salesport.OrderObserver
+	// Reset empties what the module keeps outside the database on DELETE
+	// /sandbox (the database, files and queues are emptied for every module).
+	Reset sandboxport.Resetter
 }
 
-var modules []Module
+// modules is the module map: the whole system in one list, in the order
+// sandbox.md applies fixtures (users, categories, domains, products, items,
+// orders, brands, flex subscriptions, shipments, contact events), then the
+// modules without collections. The use cases are built first, in the order
+// they depend on each other; they keep no state, so the API and the workers
+// of one process share them.
+func modules(d *Deps) ([]Module, error) {
+	// Stored orders fan out to every row's OrderObserver (compat's
+	// snapshots), filled in below once the rows exist.
+	observers := &orderObservers{}
+	brands := brandssvc.New(brandsdb.New(d.DB), d.Accounts, d.Clock)
+	catalog := catalogsvc.New(catalogdb.New(d.DB), d.Accounts, d.Clock).WithOfficialStores(brands)
+	sales := salessvc.New(salesdb.New(d.DB), d.Accounts, catalog, d.Tx, d.Clock, observers)
+	flex := flexsvc.New(flexdb.New(d.DB), d.Accounts, sales, d.Clock)
+	counters := contactsredis.New(d.Redis, contactsredis.DefaultPrefix)
+	contactsStore := contactsdb.New(d.DB)
+	contacts := contactssvc.New(counters, contactsStore, contactsStore, d.Tx, d.Clock)
+	compat := compatsvc.New(compatdb.New(d.DB), d.Tx, outboxdb.New(d.DB), noteRules, d.Clock)
+	fiscal, err := fiscalService(d)
+	if err != nil {
+		return nil, err
+	}
 
-func register(m Module) { modules = append(modules, m) }
+	rows := []Module{
+		{
+			Name:          "account",
+			Routes:        func(r fiber.Router) { accountapi.Routes(r, d.Accounts) },
+			Collections:   accountapi.Collections(d.Accounts),
+			SandboxRoutes: func(r fiber.Router) { accountapi.SandboxRoutes(r, d.Accounts) },
+		},
+		{
+			Name:        "catalog",
+			Routes:      func(r fiber.Router) { catalogapi.Routes(r, catalog, d.Auth) },
+			Collections: catalogapi.Collections(catalog),
+		},
+		{Name: "sales", Collections: salesapi.Collections(sales)},
+		{Name: "brands", Collections: brandsapi.Collections(brands)},
+		{Name: "flex", Collections: flexapi.Collections(flex)},
+		{
+			Name:        "contacts",
+			Routes:      func(r fiber.Router) { contactsapi.Routes(r, contacts, d.Auth) },
+			Collections: contactsapi.Collections(contacts),
+			Reset:       counters,
+		},
+		{
+			Name:          "compat",
+			Routes:        func(r fiber.Router) { compatapi.Routes(r, compat, d.Auth) },
+			Jobs:          func(handle func(string, asynq.Handler)) { compatworker.Register(handle, compat) },
+			Queues:        map[string]string{compatport.TaskCopy: tasks.QueueBulk},
+			OrderObserver: compat,
+		},
+		{
+			Name:   "fiscal",
+			Routes: func(r fiber.Router) { fiscalapi.Routes(r, fiscal, d.Auth) },
+			Jobs:   func(handle func(string, asynq.Handler)) { fiscalworker.Register(handle, fiscal) },
+		},
+		{
+			Name: "messaging",
+			Routes: func(r fiber.Router) {
+				messagingapi.Routes(r, messagingsvc.New(fiscaldb.NewMessages(d.DB), fiscaldb.New(d.DB)), d.Auth)
+			},
+		},
+		{
+			Name:   "notify",
+			Routes: func(r fiber.Router) { notifyapi.Routes(r, notifysvc.New(fiscaldb.NewNotifications(d.DB)), d.Auth) },
+		},
+		{Name: "admin", Routes: func(r fiber.Router) { adminRoutes(r, d) }},
+	}
+	for _, m := range rows {
+		if m.OrderObserver != nil {
+			*observers = append(*observers, m.OrderObserver)
+		}
+	}
+	return rows, nil
+}
+
+// orderObservers tells every observer of the module map, in row order.
+type orderObservers []salesport.OrderObserver
+
+func (o *orderObservers) OrderStored(ctx context.Context, order sales.Order, first bool) error {
+	for _, ob := range *o {
+		if err := ob.OrderStored(ctx, order, first); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// noteRules moderates compatibility notes with the messaging rules every
+// text of the marketplace follows (core/messaging).
+var noteRules = compatport.NoteCheckFunc(func(_ context.Context, _ string, note string) error {
+	return messaging.Check(note)
+})
+
+// fiscalService wires the fiscal use cases with the configured mailer.
+func fiscalService(d *Deps) (*fiscalsvc.Service, error) {
+	var mailer notifyport.Mailer = logmail.New(d.Log)
+	if d.Config.SMTPURL != "" {
+		m, err := smtpmail.New(d.Config.SMTPURL)
+		if err != nil {
+			return nil, err
+		}
+		mailer = m
+	}
+	return fiscalsvc.New(fiscalsvc.Deps{
+		Documents:     fiscaldb.New(d.DB),
+		Packs:         fiscaldb.New(d.DB),
+		Files:         d.Blobs,
+		Messages:      fiscaldb.NewMessages(d.DB),
+		Notifications: fiscaldb.NewNotifications(d.DB),
+		Mailer:        mailer,
+		Outbox:        outboxdb.New(d.DB),
+		Accounts:      d.Accounts,
+		Tx:            d.Tx,
+		Clock:         d.Clock,
+		Kick:          d.Relay.Kick,
+	}), nil
+}
+
+// adminRoutes serves the operators' dashboard of the job queues (asynqmon
+// at /admin/jobs, basic auth admin:ADMIN_KEY; off without ADMIN_KEY).
+func adminRoutes(r fiber.Router, d *Deps) {
+	// asynq learns a queue's name from its first task; recording feria's
+	// queues now lets the dashboard show them on a fresh install. A failure
+	// only hides empty queues: logged, not fatal.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	names := make([]string, 0, len(tasks.Queues))
+	for q := range tasks.Queues {
+		names = append(names, q)
+	}
+	slices.Sort(names)
+	if err := jobqueue.RegisterQueues(ctx, d.Redis, names...); err != nil {
+		d.Log.Warn("job queues not registered; the dashboard lists them after their first job", slog.Any("err", err))
+	}
+	adminapi.Routes(r, d.Config.AdminKey, asynqRedis(d.Redis.Options()))
+}

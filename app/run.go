@@ -12,19 +12,6 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/hibiken/asynq"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-
-	"github.com/feria/feria/adapters/httpapi"
-	"github.com/feria/feria/adapters/jobqueue"
-	"github.com/feria/feria/adapters/sqlstore"
-	"github.com/feria/feria/adapters/sqlstore/accountdb"
-	"github.com/feria/feria/adapters/sqlstore/clockdb"
-	"github.com/feria/feria/adapters/sqlstore/outboxdb"
-	"github.com/feria/feria/core/account/accountsvc"
-	"github.com/feria/feria/workers"
-	"github.com/feria/feria/workers/tasks"
 )
 
 // Usage is printed for an unknown subcommand.
@@ -81,7 +68,10 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return nil
 	}
 
-	d := wire(cfg, log, b)
+	d, err := wire(cfg, log, b)
+	if err != nil {
+		return err
+	}
 	defer d.Queue.Close()
 	defer d.Inspect.Close()
 	if err := d.Clock.Reload(ctx); err != nil {
@@ -110,10 +100,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}()
 
 	if cmd == "worker" || cmd == "all" {
-		srv, err := newWorkers(d, b, cfg.WorkerConcurrency)
-		if err != nil {
-			return err
-		}
+		srv := newWorkers(d, b, cfg.WorkerConcurrency)
 		wg.Add(2)
 		go func() { defer wg.Done(); d.Relay.Run(runCtx) }()
 		go func() {
@@ -126,9 +113,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	var api *fiber.App
 	if cmd == "serve" || cmd == "all" {
-		if api, err = NewHTTP(d); err != nil {
-			return err
-		}
+		api = NewHTTP(d)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -165,47 +150,3 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	return nil
 }
-
-// wire builds the dependencies every module shares.
-func wire(cfg Config, log *slog.Logger, b *backends) *Deps {
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	clock := clockdb.New(b.db)
-	accounts := accountsvc.New(accountdb.New(b.db), clock)
-	queue := asynq.NewClient(asynqRedis(b.redisOpt))
-	inspect := asynq.NewInspector(asynqRedis(b.redisOpt))
-	reg.MustRegister(workers.NewQueueCollector(inspect))
-	d := &Deps{
-		Jobs:   workers.NewMetrics(reg),
-		Config: cfg, Log: log, DB: b.db, Tx: sqlstore.Tx{DB: b.db}, Redis: b.redis, Blobs: b.blobs,
-		Clock: clock, Accounts: accounts, Auth: httpapi.Auth{Tokens: accounts}, Registry: reg,
-		Queue: queue, Inspect: inspect,
-	}
-	d.Relay = jobqueue.NewRelay(outboxdb.New(b.db), queue, clock, log, queueOf)
-	return d
-}
-
-// newWorkers builds the job server with every module's handlers.
-func newWorkers(d *Deps, b *backends, concurrency int) (*workers.Server, error) {
-	srv := workers.NewServer(asynqRedis(b.redisOpt), concurrency, d.Config.ShutdownTimeout, d.Log, d.Jobs)
-	for _, m := range modules {
-		if m.Jobs != nil {
-			if err := m.Jobs(srv, d); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return srv, nil
-}
-
-// queueOf puts bulk work (compatibility copies) on its own queue.
-func queueOf(taskType string) string {
-	if q, ok := bulkTasks[taskType]; ok && q {
-		return tasks.QueueBulk
-	}
-	return tasks.QueueDefault
-}
-
-// bulkTasks names the task types that go to the bulk queue; modules add to it
-// from their wiring file.
-var bulkTasks = map[string]bool{}

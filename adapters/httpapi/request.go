@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -74,4 +75,17 @@ func Param(c *fiber.Ctx, name string) string {
 // Query returns a copy of a query parameter.
 func Query(c *fiber.Ctx, name string) string {
 	return strings.Clone(c.Query(name))
+}
+
+// ErrBadID is the error of a path id that is not a positive integer.
+var ErrBadID = kernel.E(kernel.Invalid, "bad_request", "invalid id")
+
+// PositiveID parses a numeric path id; field names it in the error.
+func PositiveID(field, raw string) (int64, error) {
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, ErrBadID.Withf("%s must be a positive integer, got %q", field, raw).
+			WithCause(field, field+" must be a positive integer")
+	}
+	return id, nil
 }

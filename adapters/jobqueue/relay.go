@@ -14,6 +14,7 @@ import (
 	"github.com/feria/feria/adapters/redisstore"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/ports/outboxport"
+	"github.com/feria/feria/ports/sandboxport"
 )
 
 // Relay moves outbox messages to asynq, each with its message id as task id,
@@ -85,9 +86,18 @@ func (r *Relay) Once(ctx context.Context) (int, error) {
 	return len(done), r.outbox.MarkRelayed(ctx, done, r.clock.Now())
 }
 
-// Purge removes every queued, scheduled, retrying, failed and completed job
-// of every queue; jobs running right now finish. The sandbox reset uses it.
-func Purge(insp *asynq.Inspector) error {
+// Queued is every job asynq holds, as the sandbox reset sees it.
+type Queued struct{ insp *asynq.Inspector }
+
+var _ sandboxport.Resetter = Queued{}
+
+// NewQueued returns the jobs insp reads.
+func NewQueued(insp *asynq.Inspector) Queued { return Queued{insp: insp} }
+
+// Reset removes every queued, scheduled, retrying, failed and completed job
+// of every queue; jobs running right now finish.
+func (q Queued) Reset(context.Context) error {
+	insp := q.insp
 	queues, err := insp.Queues()
 	if err != nil {
 		return fmt.Errorf("jobqueue: purge: %w", redisstore.Translate(err))

@@ -29,8 +29,9 @@ type Store interface {
 	// Delete removes the object under key. Deleting a missing key succeeds, so
 	// that retried clean-ups are harmless.
 	Delete(ctx context.Context, key string) error
-	// DeleteAll removes every object of the store; the sandbox reset uses it.
-	DeleteAll(ctx context.Context) error
+	// Reset removes every object of the store (sandboxport.Resetter): the
+	// sandbox reset uses it.
+	Reset(ctx context.Context) error
 	// Ping reports whether the store can serve requests, for readiness probes.
 	Ping(ctx context.Context) error
 	// Backend names the implementation ("s3", "filesystem") for health output

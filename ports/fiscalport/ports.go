@@ -10,8 +10,6 @@ import (
 	"github.com/feria/feria/core/fiscal"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/messaging"
-	"github.com/feria/feria/core/notify"
-	"github.com/feria/feria/core/paging"
 )
 
 // Service is what HTTP calls. Every method acts for the caller in ctx and
@@ -30,10 +28,6 @@ type Service interface {
 	Delete(ctx context.Context, packID string) ([]string, error)
 	// RequestBilling sends the buyer a message asking for billing data.
 	RequestBilling(ctx context.Context, packID, text string) (messaging.Message, error)
-	// Messages pages through the pack's after-sale conversation.
-	Messages(ctx context.Context, packID string, page paging.Request) ([]messaging.Message, paging.Page, error)
-	// Notifications pages through the caller's notification feed.
-	Notifications(ctx context.Context, page paging.Request) ([]notify.Notification, paging.Page, error)
 }
 
 // Download is an open document file.

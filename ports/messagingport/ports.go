@@ -1,4 +1,6 @@
-// Package messagingport declares the storage of after-sale conversations.
+// Package messagingport declares the ports of the messaging module: the
+// reading of a pack's after-sale conversation (Service) and its storage
+// (Messages).
 package messagingport
 
 import (
@@ -15,4 +17,12 @@ type Messages interface {
 	// ByPack returns one page of a pack's messages, oldest first, and how
 	// many there are.
 	ByPack(ctx context.Context, packID int64, page paging.Request) ([]messaging.Message, int, error)
+}
+
+// Service is what HTTP calls. It acts for the caller in ctx and takes the
+// pack id as it came in the path.
+type Service interface {
+	// Messages pages through the pack's after-sale conversation, for its
+	// seller and buyer.
+	Messages(ctx context.Context, packID string, page paging.Request) ([]messaging.Message, paging.Page, error)
 }

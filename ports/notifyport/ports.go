@@ -1,5 +1,5 @@
-// Package notifyport declares how buyers are told things: the feed of
-// notifications and the Mailer that e-mails them.
+// Package notifyport declares how buyers are told things: the reading of a
+// feed (Service), its storage (Notifications) and the Mailer that e-mails it.
 package notifyport
 
 import (
@@ -10,6 +10,12 @@ import (
 	"github.com/feria/feria/core/notify"
 	"github.com/feria/feria/core/paging"
 )
+
+// Service is what HTTP calls.
+type Service interface {
+	// Notifications pages through the caller's notification feed.
+	Notifications(ctx context.Context, page paging.Request) ([]notify.Notification, paging.Page, error)
+}
 
 // Mailer sends e-mail. A refused or failed delivery is an error; the job
 // that asked is retried.

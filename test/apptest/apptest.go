@@ -41,6 +41,10 @@ var (
 	Both     = []Backend{Real, Embedded}
 )
 
+// Config is the configuration a test may change before the instance is
+// wired (NewConfigured), so that tests need not import app.
+type Config = app.Config
+
 // App is a running test instance.
 type App struct {
 	*app.Instance
@@ -55,7 +59,7 @@ func New(t testing.TB, be Backend) *App {
 
 // NewConfigured is New with a last say on the configuration (a disabled
 // sandbox, say).
-func NewConfigured(t testing.TB, be Backend, configure func(*app.Config)) *App {
+func NewConfigured(t testing.TB, be Backend, configure func(*Config)) *App {
 	t.Helper()
 	db := testenv.Databases()[be.SQL](t)
 	rdb := testenv.Redises()[be.Redis](t)
@@ -112,9 +116,11 @@ func (a *App) StartWorkers() {
 
 // Response is an answer read whole.
 type Response struct {
-	Status int
-	Header http.Header
-	Body   []byte
+	// Request is "METHOD /path?query" of the request answered, for failures.
+	Request string
+	Status  int
+	Header  http.Header
+	Body    []byte
 }
 
 // JSON decodes the body into v, failing the test if it is not JSON.
@@ -165,7 +171,7 @@ func (a *App) Send(req *http.Request) Response {
 	if err != nil {
 		a.t.Fatal(err)
 	}
-	return Response{Status: res.StatusCode, Header: res.Header, Body: b}
+	return Response{Request: req.Method + " " + req.URL.RequestURI(), Status: res.StatusCode, Header: res.Header, Body: b}
 }
 
 // Sandbox calls the sandbox API with the instance's key.

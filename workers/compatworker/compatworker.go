@@ -11,13 +11,12 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/feria/feria/ports/compatport"
-	"github.com/feria/feria/workers/tasks"
 )
 
 // Register adds the handlers to a server's mux.
 func Register(handle func(string, asynq.Handler), jobs compatport.Jobs) {
-	handle(tasks.TypeCompatCopy, Copy{Jobs: jobs})
-	handle(tasks.TypeCompatModerateNote, Moderate{Jobs: jobs})
+	handle(compatport.TaskCopy, Copy{Jobs: jobs})
+	handle(compatport.TaskModerateNote, Moderate{Jobs: jobs})
 }
 
 // Copy runs a copy job. The job is idempotent (its id is recorded in the
@@ -27,7 +26,7 @@ type Copy struct{ Jobs compatport.Jobs }
 
 // ProcessTask implements asynq.Handler.
 func (h Copy) ProcessTask(ctx context.Context, t *asynq.Task) error {
-	var j tasks.CompatCopy
+	var j compatport.CopyJob
 	if err := json.Unmarshal(t.Payload(), &j); err != nil {
 		return fmt.Errorf("compatworker: copy payload: %v: %w", err, asynq.SkipRetry)
 	}
@@ -42,7 +41,7 @@ type Moderate struct{ Jobs compatport.Jobs }
 
 // ProcessTask implements asynq.Handler.
 func (h Moderate) ProcessTask(ctx context.Context, t *asynq.Task) error {
-	var j tasks.CompatNote
+	var j compatport.NoteJob
 	if err := json.Unmarshal(t.Payload(), &j); err != nil {
 		return fmt.Errorf("compatworker: note payload: %v: %w", err, asynq.SkipRetry)
 	}

@@ -10,14 +10,13 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/feria/feria/ports/fiscalport"
-	"github.com/feria/feria/workers/tasks"
 )
 
 // Register adds the handlers to a server's mux.
 func Register(handle func(string, asynq.Handler), jobs fiscalport.Jobs) {
 	h := Handler{Jobs: jobs}
-	handle(tasks.TypeFiscalDocumentUploaded, h)
-	handle(tasks.TypeFiscalBillingRequested, h)
+	handle(fiscalport.TaskDocumentUploaded, h)
+	handle(fiscalport.TaskBillingRequested, h)
 }
 
 // Handler decodes a notice and hands it to the module. A payload that does
@@ -27,7 +26,7 @@ type Handler struct{ Jobs fiscalport.Jobs }
 
 // ProcessTask implements asynq.Handler.
 func (h Handler) ProcessTask(ctx context.Context, t *asynq.Task) error {
-	var n tasks.FiscalNotice
+	var n fiscalport.Notice
 	if err := json.Unmarshal(t.Payload(), &n); err != nil {
 		return fmt.Errorf("fiscalworker: %s payload: %v: %w", t.Type(), err, asynq.SkipRetry)
 	}

@@ -2,6 +2,7 @@ package fiscalworker_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -9,7 +10,6 @@ import (
 
 	"github.com/feria/feria/ports/fiscalport"
 	"github.com/feria/feria/workers/fiscalworker"
-	"github.com/feria/feria/workers/tasks"
 )
 
 type jobs struct {
@@ -25,11 +25,12 @@ func (j *jobs) NotifyBuyer(_ context.Context, n fiscalport.Notice) error {
 func TestHandler(t *testing.T) {
 	j := &jobs{}
 	h := fiscalworker.Handler{Jobs: j}
-	n := tasks.FiscalNotice{ID: "n1", Kind: "fiscal_document_uploaded", PackID: 7, BuyerID: 20, SellerID: 10, DocumentIDs: []string{"10_x"}}
-	task, err := tasks.NewFiscalNoticeTask(tasks.TypeFiscalDocumentUploaded, n)
+	n := fiscalport.Notice{ID: "n1", Kind: "fiscal_document_uploaded", PackID: 7, BuyerID: 20, SellerID: 10, DocumentIDs: []string{"10_x"}}
+	payload, err := json.Marshal(n)
 	if err != nil {
 		t.Fatal(err)
 	}
+	task := asynq.NewTask(fiscalport.TaskDocumentUploaded, payload)
 	if err := h.ProcessTask(context.Background(), task); err != nil || len(j.got) != 1 || j.got[0].ID != "n1" || j.got[0].DocumentIDs[0] != "10_x" {
 		t.Fatalf("err %v, got %+v", err, j.got)
 	}
@@ -39,7 +40,7 @@ func TestHandler(t *testing.T) {
 		t.Fatalf("failure: %v", err)
 	}
 	for _, payload := range []string{"", "{", `{"id": 5}`, `{"id": "x"}`, `{"id":"x","kind":"k","pack_id":0,"buyer_id":1}`} {
-		err := h.ProcessTask(context.Background(), asynq.NewTask(tasks.TypeFiscalBillingRequested, []byte(payload)))
+		err := h.ProcessTask(context.Background(), asynq.NewTask(fiscalport.TaskBillingRequested, []byte(payload)))
 		if !errors.Is(err, asynq.SkipRetry) {
 			t.Errorf("payload %q: %v, want SkipRetry", payload, err)
 		}
@@ -52,7 +53,7 @@ func TestHandler(t *testing.T) {
 func TestRegister(t *testing.T) {
 	var types []string
 	fiscalworker.Register(func(tp string, _ asynq.Handler) { types = append(types, tp) }, &jobs{})
-	if len(types) != 2 || types[0] != tasks.TypeFiscalDocumentUploaded || types[1] != tasks.TypeFiscalBillingRequested {
+	if len(types) != 2 || types[0] != fiscalport.TaskDocumentUploaded || types[1] != fiscalport.TaskBillingRequested {
 		t.Fatalf("registered %v", types)
 	}
 }

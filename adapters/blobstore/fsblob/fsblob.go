@@ -142,7 +142,7 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, size int64, co
 	return s.install(f.Name(), s.path(key))
 }
 
-// install renames the written temp file into place. A DeleteAll running at
+// install renames the written temp file into place. A Reset running at
 // the same time may move the fan-out directory away between MkdirAll and
 // Rename, hence the retries.
 func (s *Store) install(tmp, dst string) error {
@@ -225,10 +225,10 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	return nil
 }
 
-// DeleteAll implements blobport.Store. The objects directory is first renamed
+// Reset implements blobport.Store (and sandboxport.Resetter). The objects directory is first renamed
 // away, so the store looks empty at once even if removing a large tree takes
 // a while or is interrupted (New finishes the job then).
-func (s *Store) DeleteAll(ctx context.Context) error {
+func (s *Store) Reset(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func TestSurvivesReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A temp file left by a crash (older than any running Put) and a trash
-	// directory of an interrupted DeleteAll.
+	// directory of an interrupted Reset.
 	stale := filepath.Join(dir, "tmp", "put-crashed")
 	if err := os.WriteFile(stale, []byte("half"), 0o600); err != nil {
 		t.Fatal(err)

@@ -197,9 +197,9 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	return nil
 }
 
-// DeleteAll implements blobport.Store by listing the bucket and removing what
+// Reset implements blobport.Store (and sandboxport.Resetter) by listing the bucket and removing what
 // it lists in batches; the bucket itself stays.
-func (s *Store) DeleteAll(ctx context.Context) error {
+func (s *Store) Reset(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	listErr := make(chan error, 1)

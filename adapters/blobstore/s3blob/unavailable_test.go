@@ -48,7 +48,7 @@ func TestConnectionRefused(t *testing.T) {
 	_, err = s.Get(ctx, "fiscal/1/doc")
 	wantUnavailable(t, "Get", err)
 	wantUnavailable(t, "Delete", s.Delete(ctx, "fiscal/1/doc"))
-	wantUnavailable(t, "DeleteAll", s.DeleteAll(ctx))
+	wantUnavailable(t, "Reset", s.Reset(ctx))
 	wantUnavailable(t, "Ping", s.Ping(ctx))
 }
 

@@ -35,9 +35,9 @@ type userAnswer struct {
 	ExpiresIn   int64  `json:"expires_in"`
 }
 
-// Users is the sandbox collection of users.
-func Users(svc accountport.Service) sandboxapi.Collection {
-	return sandboxapi.Collection{
+// Collections are the account module's sandbox collections: one, users.
+func Collections(svc accountport.Service) []sandboxapi.Collection {
+	return []sandboxapi.Collection{{
 		Name: "users", Path: "users",
 		Put: func(ctx context.Context, id string, body []byte) (any, error) {
 			userID, err := UserID(id)
@@ -83,7 +83,7 @@ func Users(svc accountport.Service) sandboxapi.Collection {
 			}
 			return svc.User(ctx, userID)
 		},
-	}
+	}}
 }
 
 var errInvalid = kernel.E(kernel.Invalid, "bad_request", "invalid request")

@@ -27,7 +27,7 @@ var errAuth = kernel.E(kernel.Unauthenticated, "unauthorized", "admin credential
 
 // Routes mounts the dashboard, every path of it (pages, assets and its
 // /api/...) behind basic auth. An empty key leaves it unmounted: 404.
-func Routes(app *fiber.App, adminKey string, redis asynq.RedisConnOpt) {
+func Routes(app fiber.Router, adminKey string, redis asynq.RedisConnOpt) {
 	if adminKey == "" {
 		return
 	}

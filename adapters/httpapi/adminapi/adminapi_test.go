@@ -3,18 +3,14 @@ package adminapi_test
 import (
 	"encoding/base64"
 	"encoding/json"
-	"log/slog"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hibiken/asynq"
 
-	"github.com/feria/feria/adapters/blobstore/fsblob"
-	"github.com/feria/feria/app"
+	"github.com/feria/feria/ports/fiscalport"
 	"github.com/feria/feria/test/apptest"
-	"github.com/feria/feria/test/testenv"
 	"github.com/feria/feria/workers/tasks"
 )
 
@@ -66,7 +62,7 @@ func TestFailedJobsStayVisible(t *testing.T) {
 	for _, be := range apptest.Both {
 		t.Run(be.Name, func(t *testing.T) {
 			a := apptest.New(t, be)
-			bad, err := a.Deps.Queue.Enqueue(asynq.NewTask(tasks.TypeFiscalBillingRequested, []byte("{")),
+			bad, err := a.Deps.Queue.Enqueue(asynq.NewTask(fiscalport.TaskBillingRequested, []byte("{")),
 				asynq.Queue(tasks.QueueDefault), asynq.TaskID("bad-payload"), asynq.MaxRetry(10))
 			if err != nil {
 				t.Fatal(err)
@@ -128,25 +124,10 @@ func TestFailedJobsStayVisible(t *testing.T) {
 
 // Without ADMIN_KEY the dashboard is not served at all: 404 as any unknown path.
 func TestDisabledWithoutKey(t *testing.T) {
-	cfg, err := app.LoadConfig(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	blobs, err := fsblob.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := app.NewInstance(cfg, slog.New(slog.DiscardHandler), testenv.SQLite(t), testenv.Miniredis(t), blobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
+	a := apptest.NewConfigured(t, apptest.Embedded, func(c *apptest.Config) { c.AdminKey = "" })
 	for _, path := range []string{"/admin/jobs", "/admin/jobs/api/queues"} {
-		req := httptest.NewRequest("GET", path, nil)
-		req.Header.Set("Authorization", basic("admin", "")[1])
-		res, err := in.HTTP.Test(req)
-		if err != nil || res.StatusCode != 404 {
-			t.Fatalf("%s: %v %v", path, res.StatusCode, err)
+		if r := a.Do("GET", path, nil, basic("admin", "")...); r.Status != 404 {
+			t.Fatalf("%s: %d %s", path, r.Status, r.Body)
 		}
 	}
 }

@@ -7,9 +7,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/feria/feria/app"
 	"github.com/feria/feria/test/apptest"
-	"github.com/feria/feria/workers/compatworker"
 )
 
 // Tests of the decisions of docs/decisions.md not covered elsewhere,
@@ -71,9 +69,8 @@ func TestCountsStayConsistentOnEveryPath(t *testing.T) {
 		// copy (POST, by the job)
 		wantOK(t, a, "POST", "/items/MLA1105/compatibilities", obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": false}}, seller)
 		consistent(t, a, "MLA1105", 0, false)
-		h := compatworker.Copy{Jobs: app.CompatJobs(a.Deps)}
 		for _, task := range copyTasks(t, a) {
-			if err := h.ProcessTask(context.Background(), task); err != nil {
+			if err := a.ProcessTask(context.Background(), task); err != nil {
 				t.Fatal(err)
 			}
 		}

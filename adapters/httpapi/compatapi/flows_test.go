@@ -9,9 +9,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"github.com/feria/feria/app"
 	"github.com/feria/feria/test/apptest"
-	"github.com/feria/feria/workers/compatworker"
 )
 
 func order(id int, sel any, claim bool) obj {
@@ -230,8 +228,7 @@ func TestCopies(t *testing.T) {
 		if len(tasks) != 1 {
 			t.Fatalf("%d copy tasks", len(tasks))
 		}
-		h := compatworker.Copy{Jobs: app.CompatJobs(a.Deps)}
-		if err := h.ProcessTask(context.Background(), tasks[0]); err != nil {
+		if err := a.ProcessTask(context.Background(), tasks[0]); err != nil {
 			t.Fatal(err)
 		}
 		// Onto an item without compatibilities everything is copied, and
@@ -244,14 +241,14 @@ func TestCopies(t *testing.T) {
 		// The worker crashed before acknowledging: the task runs again, even
 		// after the seller deleted a copied vehicle, and copies nothing twice.
 		wantOK(t, a, "DELETE", "/items/MLA1104/compatibilities/"+compatID(t, a, "MLA1104", "MLA201"), nil, seller)
-		if err := h.ProcessTask(context.Background(), tasks[0]); err != nil {
+		if err := a.ProcessTask(context.Background(), tasks[0]); err != nil {
 			t.Fatal(err)
 		}
 		if n := count(t, a, "MLA1104"); n != 2 {
 			t.Fatalf("after retry %v compatibilities, want 2", n)
 		}
 		// A malformed payload is archived, not retried.
-		if err := h.ProcessTask(context.Background(), asynq.NewTask("compat:copy", []byte("{"))); err == nil || !errorsIsSkip(err) {
+		if err := a.ProcessTask(context.Background(), asynq.NewTask("compat:copy", []byte("{"))); err == nil || !errorsIsSkip(err) {
 			t.Fatalf("bad payload: %v", err)
 		}
 

@@ -17,7 +17,7 @@ import (
 
 // Routes mounts the routes with full paths and per-route middleware, since
 // other modules share the /items prefix.
-func Routes(app *fiber.App, svc compatport.Service, auth httpapi.Auth) {
+func Routes(app fiber.Router, svc compatport.Service, auth httpapi.Auth) {
 	h := handlers{svc: svc}
 	shape := httpapi.UseShape(httpapi.ShapeDefault)
 	// The spec answers 403 for a missing or invalid token on compatibilities.

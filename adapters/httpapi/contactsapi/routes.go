@@ -16,7 +16,7 @@ import (
 
 // Routes mounts the contact routes with full paths and per-route
 // middleware: other modules share the /items and /users prefixes.
-func Routes(app *fiber.App, svc contactsport.Service, auth httpapi.Auth) {
+func Routes(app fiber.Router, svc contactsport.Service, auth httpapi.Auth) {
 	h := handlers{svc: svc}
 	shape := httpapi.UseShape(httpapi.ShapeContacts)
 	// The spec shows the messaging-app calls with a bearer token and the

@@ -28,10 +28,11 @@ func eventOut(e contacts.Event) eventJSON {
 
 var errBody = kernel.E(kernel.Invalid, "bad_request", "invalid body")
 
-// Events is the sandbox collection "contact_events": POST a batch, PUT one
-// event (what fixtures use, counted once every entry is valid), GET one.
-func Events(svc contactsport.Service) sandboxapi.Collection {
-	return sandboxapi.Collection{
+// Collections are the contacts module's sandbox collections: one,
+// "contact_events": POST a batch, PUT one event (what fixtures use, counted
+// once every entry is valid), GET one.
+func Collections(svc contactsport.Service) []sandboxapi.Collection {
+	return []sandboxapi.Collection{{
 		Name: "contact_events", Path: "contact_events",
 		Batch: func(ctx context.Context, body []byte) (any, error) {
 			var b struct {
@@ -73,7 +74,7 @@ func Events(svc contactsport.Service) sandboxapi.Collection {
 			}
 			return eventOut(ev), nil
 		},
-	}
+	}}
 }
 
 // decodeEvent decodes one entry of a batch; a wrong type names the entry.

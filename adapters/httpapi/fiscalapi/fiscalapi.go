@@ -1,6 +1,5 @@
-// Package fiscalapi serves area F of the spec (fiscal documents of packs and
-// the billing-data request), the pack's after-sale conversation and the
-// caller's notification feed.
+// Package fiscalapi serves area F of the spec: fiscal documents of packs and
+// the billing-data request.
 package fiscalapi
 
 import (
@@ -16,9 +15,6 @@ import (
 	"github.com/feria/feria/adapters/httpapi"
 	"github.com/feria/feria/core/fiscal"
 	"github.com/feria/feria/core/kernel"
-	"github.com/feria/feria/core/messaging"
-	"github.com/feria/feria/core/notify"
-	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/ports/fiscalport"
 )
 
@@ -27,7 +23,7 @@ const Part = "fiscal_document"
 
 // Routes mounts the routes with full paths, each with its own
 // authentication (other modules share the prefixes).
-func Routes(app *fiber.App, auth httpapi.Auth, svc fiscalport.Service) {
+func Routes(app fiber.Router, svc fiscalport.Service, auth httpapi.Auth) {
 	h := handlers{svc: svc}
 	// No token: 403 access_token_not_granted (spec); a bad token: 401.
 	authed := auth.Required(httpapi.AuthErrors{Missing: fiscal.ErrTokenMissing})
@@ -38,8 +34,6 @@ func Routes(app *fiber.App, auth httpapi.Auth, svc fiscalport.Service) {
 		app.Delete(base, authed, h.delete)
 		app.Get(base+"/:fiscal_document_id", authed, h.download)
 	}
-	app.Get("/messages/packs/:pack_id", authed, h.messages)
-	app.Get("/my/notifications", authed, h.notifications)
 }
 
 type handlers struct{ svc fiscalport.Service }
@@ -143,40 +137,4 @@ func (h handlers) billing(c *fiber.Ctx) error {
 		return err
 	}
 	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"message": "Message " + m.ID + " sent to the buyer"})
-}
-
-func (h handlers) messages(c *fiber.Ctx) error {
-	page, err := httpapi.Paging(c)
-	if err != nil {
-		return err
-	}
-	msgs, p, err := h.svc.Messages(c.UserContext(), packParam(c), page)
-	if err != nil {
-		return err
-	}
-	if msgs == nil {
-		msgs = []messaging.Message{}
-	}
-	return c.JSON(struct {
-		Messages []messaging.Message `json:"messages"`
-		Paging   paging.Page         `json:"paging"`
-	}{msgs, p})
-}
-
-func (h handlers) notifications(c *fiber.Ctx) error {
-	page, err := httpapi.Paging(c)
-	if err != nil {
-		return err
-	}
-	ns, p, err := h.svc.Notifications(c.UserContext(), page)
-	if err != nil {
-		return err
-	}
-	if ns == nil {
-		ns = []notify.Notification{}
-	}
-	return c.JSON(struct {
-		Results []notify.Notification `json:"results"`
-		Paging  paging.Page           `json:"paging"`
-	}{ns, p})
 }

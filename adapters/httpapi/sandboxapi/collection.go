@@ -3,7 +3,11 @@
 // the clock. Collections come from the modules; this package only routes.
 package sandboxapi
 
-import "context"
+import (
+	"context"
+
+	"github.com/feria/feria/adapters/httpapi"
+)
 
 // Collection is one kind of sandbox resource, provided by the module that
 // owns it.
@@ -31,6 +35,41 @@ type Deferred interface {
 	Apply(ctx context.Context) (any, error)
 }
 
-// Order is the order fixtures are applied in, as sandbox.md lists them.
-var Order = []string{"users", "categories", "domains", "products", "items", "orders",
-	"brands", "flex_subscriptions", "shipments", "contact_events"}
+// ByKey is a collection of resources named by a string id: Put decodes the
+// body into a T and gives it to put with the path's id; Get reads by id.
+func ByKey[T, P, G any](name, path string, put func(context.Context, string, T) (P, error), get func(context.Context, string) (G, error)) Collection {
+	ident := func(id string) (string, error) { return id, nil }
+	return collection(name, path, ident, put, get)
+}
+
+// ByNumber is ByKey for resources named by a positive integer; field names
+// the id in the error of a path id that is not one, which is checked before
+// the body is read.
+func ByNumber[T, P, G any](name, path, field string, put func(context.Context, int64, T) (P, error), get func(context.Context, int64) (G, error)) Collection {
+	number := func(raw string) (int64, error) { return httpapi.PositiveID(field, raw) }
+	return collection(name, path, number, put, get)
+}
+
+func collection[K, T, P, G any](name, path string, parse func(string) (K, error), put func(context.Context, K, T) (P, error), get func(context.Context, K) (G, error)) Collection {
+	return Collection{
+		Name: name, Path: path,
+		Put: func(ctx context.Context, raw string, body []byte) (any, error) {
+			id, err := parse(raw)
+			if err != nil {
+				return nil, err
+			}
+			var v T
+			if err := httpapi.DecodeJSON(body, &v); err != nil {
+				return nil, err
+			}
+			return put(ctx, id, v)
+		},
+		Get: func(ctx context.Context, raw string) (any, error) {
+			id, err := parse(raw)
+			if err != nil {
+				return nil, err
+			}
+			return get(ctx, id)
+		},
+	}
+}

@@ -6,15 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/uptrace/bun"
 
 	"github.com/feria/feria/adapters/httpapi"
-	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/ports/sandboxport"
 )
 
 // Clock is the sandbox clock.
@@ -31,11 +29,13 @@ type Tx interface {
 
 // Config is what the sandbox routes need.
 type Config struct {
-	Key         string
+	Key string
+	// Collections are every module's collections in the order sandbox.md
+	// applies fixtures in (users first, contact events last).
 	Collections []Collection
-	// Resets clear what modules keep outside the database.
-	Resets []func(context.Context) error
-	DB     *bun.DB
+	// Resets empty every store of the world on DELETE /sandbox, in order:
+	// the database first, then what lives beside it.
+	Resets []sandboxport.Resetter
 	Tx     Tx
 	Clock  Clock
 	// Extra mounts routes that need the key but are not collections (tokens).
@@ -141,8 +141,8 @@ func (s *server) fixtures(c *fiber.Ctx) error {
 	loaded := map[string]int{}
 	err := s.cfg.Tx.RunInTx(c.UserContext(), func(ctx context.Context) error {
 		var deferred []Deferred
-		for _, name := range Order {
-			col := s.byName[name]
+		for _, col := range s.cfg.Collections {
+			name := col.Name
 			for i, raw := range body[name] {
 				v, err := putEntry(ctx, col, raw)
 				if err != nil {
@@ -204,11 +204,8 @@ func entryError(name string, i int, err error) error {
 // reset removes every resource, counter, file, message and queued job.
 func (s *server) reset(c *fiber.Ctx) error {
 	ctx := c.UserContext()
-	if err := truncateAll(ctx, s.cfg.DB); err != nil {
-		return err
-	}
 	for _, r := range s.cfg.Resets {
-		if err := r(ctx); err != nil {
+		if err := r.Reset(ctx); err != nil {
 			return err
 		}
 	}
@@ -216,42 +213,6 @@ func (s *server) reset(c *fiber.Ctx) error {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
-}
-
-// truncateAll empties every table but bun's migration bookkeeping.
-func truncateAll(ctx context.Context, db *bun.DB) error {
-	var tables []string
-	q := "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-	if sqlstore.IsPostgres(db) {
-		q = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
-	}
-	if err := db.NewRaw(q).Scan(ctx, &tables); err != nil {
-		return fmt.Errorf("sandbox reset: list tables: %w", err)
-	}
-	keep := tables[:0]
-	for _, t := range tables {
-		if !strings.HasPrefix(t, "bun_migration") {
-			keep = append(keep, t)
-		}
-	}
-	if len(keep) == 0 {
-		return nil
-	}
-	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if sqlstore.IsPostgres(db) {
-			_, err := tx.ExecContext(ctx, "TRUNCATE "+strings.Join(keep, ", ")+" CASCADE")
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, "PRAGMA defer_foreign_keys = ON"); err != nil {
-			return err
-		}
-		for _, t := range keep {
-			if _, err := tx.ExecContext(ctx, "DELETE FROM "+t); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }
 
 type clockBody struct {

@@ -17,7 +17,6 @@ import (
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/messaging"
 	"github.com/feria/feria/core/notify"
-	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/blobport"
 	"github.com/feria/feria/ports/fiscalport"
@@ -292,46 +291,6 @@ func (s *Service) RequestBilling(ctx context.Context, packID, text string) (mess
 	}
 	s.d.Kick()
 	return m, nil
-}
-
-// Messages pages through a pack's conversation, for its seller and buyer.
-func (s *Service) Messages(ctx context.Context, packID string, page paging.Request) ([]messaging.Message, paging.Page, error) {
-	caller, ok := kernel.CallerFrom(ctx)
-	if !ok {
-		return nil, paging.Page{}, fiscal.ErrTokenMissing
-	}
-	id, err := fiscal.ParsePackID(packID)
-	if err != nil {
-		return nil, paging.Page{}, err
-	}
-	p, err := s.d.Packs.Pack(ctx, id)
-	if errors.Is(err, fiscalport.ErrPackNotFound) {
-		return nil, paging.Page{}, kernel.E(kernel.NotExist, "not_found", fmt.Sprintf("pack %d not found", id))
-	}
-	if err != nil {
-		return nil, paging.Page{}, err
-	}
-	if p.RoleOf(caller.UserID) == fiscal.Stranger {
-		return nil, paging.Page{}, kernel.E(kernel.Permission, "forbidden", "caller is neither the seller nor the buyer of the pack")
-	}
-	msgs, total, err := s.d.Messages.ByPack(ctx, id, page)
-	if err != nil {
-		return nil, paging.Page{}, err
-	}
-	return msgs, page.Of(total), nil
-}
-
-// Notifications pages through the caller's feed.
-func (s *Service) Notifications(ctx context.Context, page paging.Request) ([]notify.Notification, paging.Page, error) {
-	caller, ok := kernel.CallerFrom(ctx)
-	if !ok {
-		return nil, paging.Page{}, fiscal.ErrTokenMissing
-	}
-	ns, total, err := s.d.Notifications.ByUser(ctx, caller.UserID, page)
-	if err != nil {
-		return nil, paging.Page{}, err
-	}
-	return ns, page.Of(total), nil
 }
 
 // NotifyBuyer stores the notice in the buyer's feed, then e-mails it unless

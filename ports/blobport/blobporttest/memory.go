@@ -117,8 +117,8 @@ func (m *Memory) Delete(ctx context.Context, key string) error {
 	return nil
 }
 
-// DeleteAll implements blobport.Store.
-func (m *Memory) DeleteAll(ctx context.Context) error {
+// Reset implements blobport.Store (and sandboxport.Resetter).
+func (m *Memory) Reset(ctx context.Context) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.check(ctx); err != nil {

@@ -34,7 +34,7 @@ func TestStore(t *testing.T, newStore func(t testing.TB) blobport.Store) {
 		{"GetMissing", testGetMissing},
 		{"KeysAreNotDirectories", testKeysAreNotDirectories},
 		{"Delete", testDelete},
-		{"DeleteAll", testDeleteAll},
+		{"Reset", testReset},
 		{"BadKeys", testBadKeys},
 		{"Large", testLarge},
 		{"ConcurrentPuts", testConcurrentPuts},
@@ -188,16 +188,16 @@ func testDelete(t *testing.T, s blobport.Store) {
 	}
 }
 
-func testDeleteAll(t *testing.T, s blobport.Store) {
-	if err := s.DeleteAll(ctx(t)); err != nil {
-		t.Fatalf("DeleteAll on an empty store: %v", err)
+func testReset(t *testing.T, s blobport.Store) {
+	if err := s.Reset(ctx(t)); err != nil {
+		t.Fatalf("Reset on an empty store: %v", err)
 	}
 	keys := []string{"top", "fiscal/1/a", "fiscal/1/b", "fiscal/2/a", "labels/deep/er/still"}
 	for _, k := range keys {
 		put(t, s, k, k, "text/plain")
 	}
-	if err := s.DeleteAll(ctx(t)); err != nil {
-		t.Fatalf("DeleteAll: %v", err)
+	if err := s.Reset(ctx(t)); err != nil {
+		t.Fatalf("Reset: %v", err)
 	}
 	for _, k := range keys {
 		wantNotFound(t, s, k)

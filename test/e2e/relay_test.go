@@ -1,4 +1,4 @@
-package jobqueue_test
+package e2e
 
 import (
 	"context"
@@ -17,7 +17,8 @@ import (
 	"github.com/feria/feria/test/testenv"
 )
 
-// A message relayed twice (a crash after the enqueue, before the
+// The outbox relay on the real outbox store and Redis (two adapters, so
+// the test lives here): a message relayed twice (a crash after the enqueue, before the
 // acknowledgement) is queued once; the sandbox purge empties every queue.
 func TestRelay(t *testing.T) {
 	for name, newRedis := range testenv.Redises() {
@@ -62,7 +63,7 @@ func TestRelay(t *testing.T) {
 			if _, err := insp.GetTaskInfo("default", "m1"); err != nil {
 				t.Fatalf("task m1 not queued under its message id: %v", err)
 			}
-			if err := jobqueue.Purge(insp); err != nil {
+			if err := jobqueue.NewQueued(insp).Reset(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			if info, _ := insp.GetQueueInfo("default"); info.Pending != 0 {

@@ -1,4 +1,7 @@
-package worldapi
+// Package catalogapi serves the catalog module: the public item reads (the
+// item resource, the status check and the seller's item search) and the
+// sandbox collections of categories, domains, products and items.
+package catalogapi
 
 import (
 	"encoding/json"
@@ -10,6 +13,7 @@ import (
 	"github.com/feria/feria/adapters/httpapi"
 	"github.com/feria/feria/core/catalog"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/ports/catalogport"
 )
 
 // MaxStatusIDs bounds the ids of one PUT /items status check.
@@ -19,12 +23,12 @@ var errBadQuery = kernel.E(kernel.Invalid, "bad_request", "invalid query")
 
 // Routes mounts the public item reads. Each route carries its own
 // middleware: other modules mount other /items/... and /users/... paths.
-func Routes(app fiber.Router, s Services, auth httpapi.Auth) {
+func Routes(app fiber.Router, svc catalogport.Service, auth httpapi.Auth) {
 	shape := httpapi.UseShape(httpapi.ShapeDefault)
-	app.Get("/users/:seller_id/items/search", shape, auth.Required(), searchItems(s))
-	app.Put("/items", shape, itemsStatus(s))
+	app.Get("/users/:seller_id/items/search", shape, auth.Required(), searchItems(svc))
+	app.Put("/items", shape, itemsStatus(svc))
 	app.Get("/items/:item_id", shape, func(c *fiber.Ctx) error {
-		v, err := s.Catalog.ItemView(c.UserContext(), httpapi.Param(c, "item_id"))
+		v, err := svc.ItemView(c.UserContext(), httpapi.Param(c, "item_id"))
 		if err != nil {
 			return err
 		}
@@ -44,9 +48,9 @@ type searchAnswer struct {
 	Query *string `json:"query"`
 }
 
-func searchItems(s Services) fiber.Handler {
+func searchItems(svc catalogport.Service) fiber.Handler {
 	return func(c *fiber.Ctx) error {
-		seller, err := positiveID("seller_id", c.Params("seller_id"))
+		seller, err := httpapi.PositiveID("seller_id", c.Params("seller_id"))
 		if err != nil {
 			return err
 		}
@@ -58,7 +62,7 @@ func searchItems(s Services) fiber.Handler {
 		if raw := httpapi.Query(c, "tags"); raw != "" {
 			q.Tags = strings.Split(raw, ",")
 		}
-		res, err := s.Catalog.SearchItems(c.UserContext(), q, page)
+		res, err := svc.SearchItems(c.UserContext(), q, page)
 		if err != nil {
 			return err
 		}
@@ -72,7 +76,7 @@ func searchItems(s Services) fiber.Handler {
 // integrations call to check that an item is active: one object per id
 // with "id" and the attributes asked for (every field when none is named).
 // It changes nothing.
-func itemsStatus(s Services) fiber.Handler {
+func itemsStatus(svc catalogport.Service) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		raw := httpapi.Query(c, "ids")
 		if raw == "" {
@@ -89,7 +93,7 @@ func itemsStatus(s Services) fiber.Handler {
 		}
 		out := make([]map[string]json.RawMessage, 0, len(ids))
 		for _, id := range ids {
-			v, err := s.Catalog.ItemView(c.UserContext(), strings.TrimSpace(id))
+			v, err := svc.ItemView(c.UserContext(), strings.TrimSpace(id))
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,80 @@
+// Package flexapi serves the flex module (local delivery): the sandbox
+// collections of flex subscriptions and shipments.
+package flexapi
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+
+	"github.com/feria/feria/adapters/httpapi/sandboxapi"
+	"github.com/feria/feria/core/flex"
+	"github.com/feria/feria/ports/flexport"
+)
+
+// Collections are the flex module's sandbox collections, in fixtures order.
+func Collections(svc flexport.Service) []sandboxapi.Collection {
+	return []sandboxapi.Collection{
+		sandboxapi.ByNumber("flex_subscriptions", "flex/subscriptions", "service_id", func(ctx context.Context, id int64, b subscriptionBody) (flex.Subscription, error) {
+			return svc.PutSubscription(ctx, b.subscription(id))
+		}, svc.Subscription),
+		sandboxapi.ByNumber("shipments", "shipments", "shipment_id", func(ctx context.Context, id int64, sh flex.Shipment) (flex.Shipment, error) {
+			sh.ID = id
+			return svc.PutShipment(ctx, sh)
+		}, svc.Shipment),
+	}
+}
+
+// subscriptionBody is the PUT body of a flex subscription: the
+// subscription's fields and, optionally, any of its configuration.
+type subscriptionBody struct {
+	SiteID            string                 `json:"site_id"`
+	UserID            int64                  `json:"user_id"`
+	Mode              string                 `json:"mode"`
+	ConfigurationType flex.ConfigurationType `json:"configuration_type"`
+	Status            statusField            `json:"status"`
+	flex.Configuration
+	// Zones shadows the configuration's zones: a zone is enabled and
+	// selected unless the body says otherwise.
+	Zones []zoneBody `json:"zones"`
+}
+
+type zoneBody struct {
+	flex.Zone
+	Enabled  *bool `json:"enabled"`
+	Selected *bool `json:"selected"`
+}
+
+func (b subscriptionBody) subscription(serviceID int64) flex.Subscription {
+	c := b.Configuration
+	if b.Zones != nil {
+		c.Zones = make([]flex.Zone, len(b.Zones))
+		for i, z := range b.Zones {
+			c.Zones[i] = z.Zone
+			c.Zones[i].Enabled = z.Enabled == nil || *z.Enabled
+			c.Zones[i].Selected = z.Selected == nil || *z.Selected
+		}
+	}
+	return flex.Subscription{ID: serviceID, ServiceID: serviceID, SiteID: b.SiteID, UserID: b.UserID, Mode: b.Mode,
+		ConfigurationType: b.ConfigurationType, Status: flex.Status{ID: string(b.Status)}, Configuration: c}
+}
+
+// statusField accepts the status as sandbox.md writes it ("in") or as the
+// public API shows it ({"id": "in"}).
+type statusField string
+
+func (s *statusField) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err == nil {
+		*s = statusField(v)
+		return nil
+	}
+	var o struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		return &json.UnmarshalTypeError{Value: "value", Type: reflect.TypeOf("")}
+	}
+	*s = statusField(o.ID)
+	return nil
+}

@@ -1,0 +1,57 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"github.com/feria/feria/ports/sandboxport"
+)
+
+// Tables is the database as the sandbox reset sees it: every table of the
+// schema but bun's migration bookkeeping.
+type Tables struct{ db *bun.DB }
+
+var _ sandboxport.Resetter = Tables{}
+
+// NewTables returns the tables of db.
+func NewTables(db *bun.DB) Tables { return Tables{db: db} }
+
+// Reset empties every table in one transaction. Hand-written SQL: listing
+// and truncating tables has no bun model.
+func (t Tables) Reset(ctx context.Context) error {
+	var tables []string
+	q := "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+	if IsPostgres(t.db) {
+		q = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+	}
+	if err := t.db.NewRaw(q).Scan(ctx, &tables); err != nil {
+		return fmt.Errorf("sandbox reset: list tables: %w", err)
+	}
+	keep := tables[:0]
+	for _, name := range tables {
+		if !strings.HasPrefix(name, "bun_migration") {
+			keep = append(keep, name)
+		}
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	return t.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if IsPostgres(t.db) {
+			_, err := tx.ExecContext(ctx, "TRUNCATE "+strings.Join(keep, ", ")+" CASCADE")
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "PRAGMA defer_foreign_keys = ON"); err != nil {
+			return err
+		}
+		for _, name := range keep {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

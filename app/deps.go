@@ -1,0 +1,90 @@
+package app
+
+import (
+	"log/slog"
+
+	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/redis/go-redis/v9"
+	"github.com/uptrace/bun"
+
+	"github.com/feria/feria/adapters/httpapi"
+	"github.com/feria/feria/adapters/jobqueue"
+	"github.com/feria/feria/adapters/sqlstore"
+	"github.com/feria/feria/adapters/sqlstore/accountdb"
+	"github.com/feria/feria/adapters/sqlstore/clockdb"
+	"github.com/feria/feria/adapters/sqlstore/outboxdb"
+	"github.com/feria/feria/core/account/accountsvc"
+	"github.com/feria/feria/ports/accountport"
+	"github.com/feria/feria/ports/blobport"
+	"github.com/feria/feria/workers"
+	"github.com/feria/feria/workers/tasks"
+)
+
+// Deps is what every module's wiring may use, built once per process by
+// wire; Modules is the module map (modules.go) built on it.
+type Deps struct {
+	Config   Config
+	Log      *slog.Logger
+	DB       *bun.DB
+	Tx       sqlstore.Tx
+	Redis    *redis.Client
+	Blobs    blobport.Store
+	Clock    *clockdb.Clock
+	Accounts accountport.Service
+	Auth     httpapi.Auth
+	Registry *prometheus.Registry
+	Jobs     *workers.Metrics // counts of jobs this process handled
+	Queue    *asynq.Client    // enqueue side of asynq (the relay and direct enqueues)
+	Inspect  *asynq.Inspector // the sandbox reset and metrics read queues through it
+	Relay    *jobqueue.Relay
+	Modules  []Module
+}
+
+// wire builds the dependencies every module shares, then the module map.
+func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	clock := clockdb.New(b.db)
+	accounts := accountsvc.New(accountdb.New(b.db), clock)
+	queue := asynq.NewClient(asynqRedis(b.redisOpt))
+	inspect := asynq.NewInspector(asynqRedis(b.redisOpt))
+	reg.MustRegister(workers.NewQueueCollector(inspect))
+	d := &Deps{
+		Jobs:   workers.NewMetrics(reg),
+		Config: cfg, Log: log, DB: b.db, Tx: sqlstore.Tx{DB: b.db}, Redis: b.redis, Blobs: b.blobs,
+		Clock: clock, Accounts: accounts, Auth: httpapi.Auth{Tokens: accounts}, Registry: reg,
+		Queue: queue, Inspect: inspect,
+	}
+	d.Relay = jobqueue.NewRelay(outboxdb.New(b.db), queue, clock, log, d.queueOf)
+	var err error
+	if d.Modules, err = modules(d); err != nil {
+		queue.Close()
+		inspect.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// queueOf is the queue of a task type: the one its module's row names, else
+// the default queue.
+func (d *Deps) queueOf(taskType string) string {
+	for _, m := range d.Modules {
+		if q, ok := m.Queues[taskType]; ok {
+			return q
+		}
+	}
+	return tasks.QueueDefault
+}
+
+// newWorkers builds the job server with every module's handlers.
+func newWorkers(d *Deps, b *backends, concurrency int) *workers.Server {
+	srv := workers.NewServer(asynqRedis(b.redisOpt), concurrency, d.Config.ShutdownTimeout, d.Log, d.Jobs)
+	for _, m := range d.Modules {
+		if m.Jobs != nil {
+			m.Jobs(srv.Handle)
+		}
+	}
+	return srv
+}
