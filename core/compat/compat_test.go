@@ -81,13 +81,19 @@ func TestCheckRestrictions(t *testing.T) {
 	if err != nil || rs[0].AttributeCode != 2 || rs[0].AttributeValues[0].Values[0] != (RestrictionVal{ValueID: "2", ValueName: "Trasera", ValueCode: 2}) {
 		t.Fatalf("restrictions = %+v, %v", rs, err)
 	}
-	for _, bad := range []Restriction{
-		{AttributeID: ""},
-		{AttributeID: "COLOR"},
-		{AttributeID: "POSITION", AttributeValues: []RestrictionSet{{Values: []RestrictionVal{{ValueID: "7"}}}}},
+	// A restriction without attribute_id is incomplete, as any other
+	// request missing a required field; one the domain does not know is a
+	// bad restriction.
+	for _, c := range []struct {
+		bad  Restriction
+		want error
+	}{
+		{Restriction{AttributeID: ""}, ErrIncomplete},
+		{Restriction{AttributeID: "COLOR"}, ErrBadRestriction},
+		{Restriction{AttributeID: "POSITION", AttributeValues: []RestrictionSet{{Values: []RestrictionVal{{ValueID: "7"}}}}}, ErrBadRestriction},
 	} {
-		if _, err := CheckRestrictions([]Restriction{bad}, link); err == nil || !errors.Is(err, ErrBadRestriction) {
-			t.Errorf("CheckRestrictions(%+v) = %v", bad, err)
+		if _, err := CheckRestrictions([]Restriction{c.bad}, link); !errors.Is(err, c.want) {
+			t.Errorf("CheckRestrictions(%+v) = %v, want %v", c.bad, err, c.want)
 		}
 	}
 }

@@ -46,12 +46,18 @@ type Error struct {
 	Message string
 	Causes  []Cause
 	Err     error
+	// origin is the error E built; copies made with With, Withf, Wrap and
+	// WithCause keep it, and errors.Is compares it.
+	origin *Error
 }
 
-// E builds an Error. Sentinels built with E are compared with errors.Is, which
-// matches on Kind and Code so that a sentinel re-worded with With still matches.
+// E builds an Error. Each call makes a distinct sentinel: errors.Is matches
+// the sentinel and every copy of it (With, Withf, Wrap, WithCause,
+// Problems.Err), never another sentinel of the same Kind and Code.
 func E(kind Kind, code, message string) *Error {
-	return &Error{Kind: kind, Code: code, Message: message}
+	e := &Error{Kind: kind, Code: code, Message: message}
+	e.origin = e
+	return e
 }
 
 func (e *Error) Error() string {
@@ -63,10 +69,10 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Is reports whether target is an *Error with the same Kind and Code.
+// Is reports whether target is e's sentinel or a copy of it.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
-	return ok && t.Kind == e.Kind && t.Code == e.Code
+	return ok && e.origin != nil && t.origin == e.origin
 }
 
 // With returns a copy of e with a more specific message.

@@ -76,3 +76,22 @@ func TestUploadLosesRace(t *testing.T) {
 		t.Fatalf("the loser's file or message was kept: blobs=%d out=%v", blobs.Len(), out.Messages())
 	}
 }
+
+// full is a store that refuses the documents with another conflict than
+// "a document of that type exists".
+type full struct{ racing }
+
+func (full) Add(context.Context, []fiscal.Document) error { return fiscal.ErrPackFull }
+
+// Only the store's ErrConflict means "a concurrent upload took that type":
+// another conflict (same Kind and Code) passes through unchanged.
+func TestUploadOtherConflict(t *testing.T) {
+	svc, blobs, _, ctx := setup(full{racing{fiscalporttest.NewMemory()}})
+	_, err := svc.Upload(ctx, "7", []fiscal.File{{Name: "a.pdf", Data: pdf}})
+	if !errors.Is(err, fiscal.ErrPackFull) || errors.Is(err, fiscal.ErrTypePresent) || kernel.MessageOf(err) != fiscal.ErrPackFull.Message {
+		t.Fatalf("err %v, want the pack-full conflict as it came", err)
+	}
+	if blobs.Len() != 0 {
+		t.Fatalf("the refused file was kept: %d", blobs.Len())
+	}
+}
