@@ -117,11 +117,9 @@ func TestRedisOutage(t *testing.T) {
 	srv.Process.Kill()
 	srv.Wait() //nolint:errcheck // killed
 
+	// Which backend is down, without the driver's text.
+	a.Do("GET", "/health/ready", nil).Is(t, 503, apptest.Err(503, "service_unavailable", "not ready: redis is down", "redis", "redis is down"))
 	r := a.Do("GET", "/health/ready", nil)
-	if r.Status != 503 || !strings.Contains(string(r.Body), `"message":"not ready: redis is down"`) ||
-		!strings.Contains(string(r.Body), `"error":"service_unavailable","status":503`) {
-		t.Fatalf("ready with redis down: %d %s", r.Status, r.Body)
-	}
 	// The sandbox reset purges the job queues, which live in Redis.
 	r = a.Sandbox("DELETE", "", nil)
 	if r.Status != 503 || !strings.Contains(string(r.Body), `"error":"service_unavailable"`) {
