@@ -18,6 +18,8 @@ const (
 	MaxDomains = 10
 	// MaxExceptionComment is the longest exception comment, in characters.
 	MaxExceptionComment = 255
+	// MaxSummaryItems bounds a summary request (docs/decisions.md).
+	MaxSummaryItems = 100
 	// RedThreshold: a compatibility with more claims than this is RED.
 	RedThreshold = 2
 )

@@ -1,6 +1,9 @@
 package compat
 
-import "github.com/feria/feria/core/kernel"
+import (
+	"fmt"
+	"github.com/feria/feria/core/kernel"
+)
 
 // Errors of area B. Each is one row (or part of a row) of the spec's
 // compatibilities error tables; messages are safe to show.
@@ -14,8 +17,8 @@ var (
 
 	ErrIncomplete      = kernel.E(kernel.Invalid, "bad_request", "required fields are incomplete")
 	ErrBadFormat       = kernel.E(kernel.Invalid, "bad_request", "ids are badly formatted")
-	ErrTooManyProducts = kernel.E(kernel.Invalid, "bad_request", "more than 200 products found or specified for product domains")
-	ErrTooManyDomains  = kernel.E(kernel.Invalid, "bad_request", "more than 10 product domains")
+	ErrTooManyProducts = kernel.E(kernel.Invalid, "bad_request", fmt.Sprintf("more than %d products found or specified for product domains", MaxProducts))
+	ErrTooManyDomains  = kernel.E(kernel.Invalid, "bad_request", fmt.Sprintf("more than %d product domains", MaxDomains))
 	ErrOtherSite       = kernel.E(kernel.Invalid, "bad_request", "products or domains are not of the item's site")
 	ErrNotChildren     = kernel.E(kernel.Invalid, "bad_request", "products are not all children")
 	ErrDomainMismatch  = kernel.E(kernel.Invalid, "bad_request", "the item's domain is not compatible with the specified domains")
@@ -35,8 +38,8 @@ var (
 	ErrExceptionNoCat   = kernel.E(kernel.Invalid, "bad_request", "the item's category has no compatibilities")
 	ErrExceptionTwice   = kernel.E(kernel.Invalid, "bad_request", "the item already has an exception")
 	ErrCommentMissing   = kernel.E(kernel.Invalid, "bad_request", "comment is required")
-	ErrCommentTooLong   = kernel.E(kernel.Invalid, "bad_request", "comment is longer than 255 characters")
-	ErrTooManyItems     = kernel.E(kernel.Invalid, "bad_request", "more than 100 items")
+	ErrCommentTooLong   = kernel.E(kernel.Invalid, "bad_request", fmt.Sprintf("comment is longer than %d characters", MaxExceptionComment))
+	ErrTooManyItems     = kernel.E(kernel.Invalid, "bad_request", fmt.Sprintf("more than %d items", MaxSummaryItems))
 	ErrBadFilters       = kernel.E(kernel.Invalid, "bad_request", "filters must be REPUTATION, SUGGESTED or both")
 	ErrSnapshotNotFound = kernel.E(kernel.Invalid, "bad_request", "snapshot for the order id not found")
 	ErrSnapshotNoClaim  = kernel.E(kernel.Permission, "forbidden", "snapshot only for orders with claims")

@@ -158,8 +158,8 @@ func CheckComment(comment *string) error {
 		return ErrCommentMissing.WithCause("comment", "comment is required")
 	}
 	if n := utf8.RuneCountInString(*comment); n > MaxExceptionComment {
-		return ErrCommentTooLong.Withf("comment has %d characters; at most 255 are allowed", n).
-			WithCause("comment", "comment is longer than 255 characters")
+		return ErrCommentTooLong.Withf("comment has %d characters; at most %d are allowed", n, MaxExceptionComment).
+			WithCause("comment", ErrCommentTooLong.Message)
 	}
 	return nil
 }

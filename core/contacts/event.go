@@ -1,6 +1,7 @@
 package contacts
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -38,7 +39,7 @@ func (in EventInput) Check(field string) (Event, error) {
 		return Event{}, bad("id", "id is required: a non-empty string")
 	}
 	if len(in.ID) > MaxEventIDLength {
-		return Event{}, bad("id", "id must be at most 200 bytes")
+		return Event{}, bad("id", fmt.Sprintf("id must be at most %d bytes", MaxEventIDLength))
 	}
 	// Questions asked through POST /questions are counted under these ids:
 	// a client event taking one first would make that question a

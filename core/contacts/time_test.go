@@ -1,6 +1,7 @@
 package contacts
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -169,8 +170,9 @@ func TestIDs(t *testing.T) {
 	for i := 1; i <= MaxIDs; i++ {
 		many += ",MLA" + string(rune('0'+i%10)) + string(rune('0'+i/10))
 	}
-	if _, err := ParseIDs(many); kernel.MessageOf(err) != "ids names 51 items; at most 50 are allowed" {
-		t.Errorf("51 ids: %v", err)
+	_, err = ParseIDs(many)
+	if want := fmt.Sprintf("ids names %d items; at most %d are allowed", MaxIDs+1, MaxIDs); kernel.MessageOf(err) != want {
+		t.Errorf("one id too many: %v, want %q", err, want)
 	}
 	for _, in := range []string{"0", "-1", "x", "1.0", ""} {
 		if _, err := ParseUserID(in); kernel.KindOf(err) != kernel.Invalid {

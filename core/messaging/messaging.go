@@ -6,6 +6,7 @@
 package messaging
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -131,7 +132,7 @@ const MaxBillingText = 500
 // Errors of a billing request text.
 var (
 	ErrTextEmpty   = kernel.E(kernel.Invalid, "bad_request", "text must not be empty")
-	ErrTextTooLong = kernel.E(kernel.Invalid, "bad_request", "text is longer than 500 characters")
+	ErrTextTooLong = kernel.E(kernel.Invalid, "bad_request", fmt.Sprintf("text is longer than %d characters", MaxBillingText))
 	ErrNoMessaging = kernel.E(kernel.Permission, "forbidden", "the caller may not use messaging")
 )
 

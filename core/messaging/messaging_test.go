@@ -48,16 +48,16 @@ func TestCheck(t *testing.T) {
 }
 
 func TestCheckText(t *testing.T) {
-	if err := CheckText("  ", 500); !errors.Is(err, ErrTextEmpty) {
+	if err := CheckText("  ", MaxBillingText); !errors.Is(err, ErrTextEmpty) {
 		t.Errorf("blank: %v", err)
 	}
-	if err := CheckText(strings.Repeat("ñ", 500), 500); err != nil {
-		t.Errorf("500 characters (1000 bytes): %v", err)
+	if err := CheckText(strings.Repeat("ñ", MaxBillingText), MaxBillingText); err != nil {
+		t.Errorf("%d characters (twice as many bytes): %v", MaxBillingText, err)
 	}
-	if err := CheckText(strings.Repeat("a", 501), 500); !errors.Is(err, ErrTextTooLong) {
-		t.Errorf("501: %v", err)
+	if err := CheckText(strings.Repeat("a", MaxBillingText+1), MaxBillingText); !errors.Is(err, ErrTextTooLong) {
+		t.Errorf("one character too many: %v", err)
 	}
-	if err := CheckText("bit.ly/x", 500); kernel.KindOf(err) != kernel.NotAcceptable {
+	if err := CheckText("bit.ly/x", MaxBillingText); kernel.KindOf(err) != kernel.NotAcceptable {
 		t.Errorf("rule: %v", err)
 	}
 }

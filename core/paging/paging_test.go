@@ -2,6 +2,7 @@ package paging
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 )
 
@@ -10,12 +11,12 @@ func TestParse(t *testing.T) {
 		limit, offset string
 		want          Request
 	}{
-		{"", "", Request{Limit: 50, Offset: 0}},
+		{"", "", Request{Limit: DefaultLimit, Offset: 0}},
 		{"3", "", Request{Limit: 3}},
-		{"", "50", Request{Limit: 50, Offset: 50}},
+		{"", "50", Request{Limit: DefaultLimit, Offset: 50}},
 		{"10", "20", Request{Limit: 10, Offset: 20}},
 		{"0", "0", Request{Limit: 0, Offset: 0}},
-		{"200", "", Request{Limit: 200}},
+		{strconv.Itoa(MaxLimit), "", Request{Limit: MaxLimit}},
 	}
 	for _, tc := range ok {
 		got, err := Parse(tc.limit, tc.offset)
@@ -23,7 +24,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q,%q) = %+v, %v; want %+v", tc.limit, tc.offset, got, err, tc.want)
 		}
 	}
-	bad := [][2]string{{"x", ""}, {"-1", ""}, {"", "y"}, {"", "-5"}, {"201", ""}, {"1.5", ""}}
+	bad := [][2]string{{"x", ""}, {"-1", ""}, {"", "y"}, {"", "-5"}, {strconv.Itoa(MaxLimit + 1), ""}, {"1.5", ""}}
 	for _, tc := range bad {
 		if _, err := Parse(tc[0], tc[1]); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Parse(%q,%q) error = %v; want ErrInvalid", tc[0], tc[1], err)

@@ -42,7 +42,7 @@ func (s *Service) resolve(ctx context.Context, it compat.Item, n compat.Nodes, o
 		ids = append(ids, g.IDs...)
 	}
 	if len(ids) > compat.MaxProducts {
-		return nil, compat.ErrTooManyProducts.WithCause("products", fmt.Sprintf("%d products specified; at most 200", len(ids)))
+		return nil, compat.ErrTooManyProducts.WithCause("products", fmt.Sprintf("%d products specified; at most %d", len(ids), compat.MaxProducts))
 	}
 	products, err := s.store.Products(ctx, ids)
 	if err != nil {
@@ -97,7 +97,7 @@ func (s *Service) resolve(ctx context.Context, it compat.Item, n compat.Nodes, o
 		}
 	}
 	if len(counted) > compat.MaxProducts {
-		return nil, compat.ErrTooManyProducts.WithCause("products", "more than 200 products in the request, families included")
+		return nil, compat.ErrTooManyProducts.WithCause("products", fmt.Sprintf("more than %d products in the request, families included", compat.MaxProducts))
 	}
 	domains := map[string]bool{}
 	for _, t := range out {
@@ -107,7 +107,7 @@ func (s *Service) resolve(ctx context.Context, it compat.Item, n compat.Nodes, o
 		domains[f.DomainID] = true
 	}
 	if op != compat.OpUpdate && len(domains) > compat.MaxDomains {
-		return nil, compat.ErrTooManyDomains.WithCause("domains", fmt.Sprintf("%d product domains; at most 10", len(domains)))
+		return nil, compat.ErrTooManyDomains.WithCause("domains", fmt.Sprintf("%d product domains; at most %d", len(domains), compat.MaxDomains))
 	}
 	if op == compat.OpDelete {
 		return out, nil

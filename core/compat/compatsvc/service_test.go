@@ -242,27 +242,27 @@ func TestCreateStoresNoteRestrictionsAndModeration(t *testing.T) {
 func TestLimits(t *testing.T) {
 	e := newEnv(t)
 	s := e.mem.Seed()
-	var at200, past []string
-	for i := 0; i < 201; i++ {
+	var atMax, past []string
+	for i := 0; i < compat.MaxProducts+1; i++ {
 		id := "MLA" + itoa(5000+i)
 		s.Product(t, compat.Product{ID: id, SiteID: "MLA", DomainID: "MLA-CARS_AND_VANS", Name: id, ParentID: ptr("MLA100")}, attr("BRAND", "77", "Renault"))
 		past = append(past, id)
 	}
-	at200 = past[:200]
+	atMax = past[:compat.MaxProducts]
 	_, err := e.svc.Create(e.seller, "MLA1100", products(past...))
-	wantErr(t, "201 products", err, "more than 200 products found or specified for product domains")
+	wantErr(t, "one product too many", err, compat.ErrTooManyProducts.Message)
 	_, err = e.svc.Create(e.seller, "MLA1100", family("MLA-CARS_AND_VANS", "BRAND", "77"))
-	wantErr(t, "a family of 201", err, "more than 200 products found or specified for product domains")
-	_, err = e.svc.Create(e.seller, "MLA1100", compat.Nodes{Products: products(past[:199]...).Products, Groups: []compat.GroupEntry{{IDs: []string{"MLA101", "MLA102"}}}})
-	wantErr(t, "199 + 2 in a group", err, "more than 200 products found or specified for product domains")
-	n, err := e.svc.Create(e.seller, "MLA1100", products(at200...))
-	if err != nil || n != 200 {
-		t.Fatalf("200 products: %d %v", n, err)
+	wantErr(t, "a family one too large", err, compat.ErrTooManyProducts.Message)
+	_, err = e.svc.Create(e.seller, "MLA1100", compat.Nodes{Products: products(past[:compat.MaxProducts-1]...).Products, Groups: []compat.GroupEntry{{IDs: []string{"MLA101", "MLA102"}}}})
+	wantErr(t, "one short of the limit + 2 in a group", err, compat.ErrTooManyProducts.Message)
+	n, err := e.svc.Create(e.seller, "MLA1100", products(atMax...))
+	if err != nil || n != compat.MaxProducts {
+		t.Fatalf("%d products: %d %v", compat.MaxProducts, n, err)
 	}
-	// 11 domains: one product in each of 11 linked domains.
+	// One domain too many: one product in each of MaxDomains+1 linked domains.
 	links := []compat.DomainLink{}
 	var eleven []string
-	for i := 1; i <= 11; i++ {
+	for i := 1; i <= compat.MaxDomains+1; i++ {
 		d := "MLA-V" + itoa(i)
 		s.Domain(t, d, "MLA", nil)
 		links = append(links, compat.DomainLink{CompatibleDomainID: d, Type: "EXTENSION"})
@@ -272,12 +272,12 @@ func TestLimits(t *testing.T) {
 	}
 	s.Domain(t, "MLA-CAR_SHOCK_ABSORBERS", "MLA", links)
 	_, err = e.svc.Create(e.seller, "MLA1101", products(eleven...))
-	wantErr(t, "11 domains", err, "more than 10 product domains")
-	if n, err = e.svc.Create(e.seller, "MLA1101", products(eleven[:10]...)); err != nil || n != 10 {
-		t.Fatalf("10 domains: %d %v", n, err)
+	wantErr(t, "one domain too many", err, compat.ErrTooManyDomains.Message)
+	if n, err = e.svc.Create(e.seller, "MLA1101", products(eleven[:compat.MaxDomains]...)); err != nil || n != compat.MaxDomains {
+		t.Fatalf("%d domains: %d %v", compat.MaxDomains, n, err)
 	}
 	// Updates are not bound by the 10-domain rule.
-	if _, err = e.svc.Create(e.seller, "MLA1101", products(eleven[10])); err != nil {
+	if _, err = e.svc.Create(e.seller, "MLA1101", products(eleven[compat.MaxDomains])); err != nil {
 		t.Fatal(err)
 	}
 	res, err := e.svc.Put(e.seller, "MLA1101", compat.PutRequest{Update: ptr(products(eleven...))})
@@ -640,7 +640,7 @@ func TestSuggestionsAndSummary(t *testing.T) {
 		sum[1] != (compat.Summary{ItemID: "MLA1101", ItemTitle: "Item MLA1101"}) {
 		t.Fatalf("summary = %+v %v", sum, err)
 	}
-	many := make([]string, compatsvc.MaxSummaryItems+1)
+	many := make([]string, compat.MaxSummaryItems+1)
 	for i := range many {
 		many[i] = "MLA1100"
 	}

@@ -2,12 +2,10 @@ package compatsvc
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/feria/feria/core/compat"
 )
-
-// MaxSummaryItems bounds a summary request (docs/decisions.md).
-const MaxSummaryItems = 100
 
 // Summary counts compatibilities, claims, notes and restrictions per item.
 func (s *Service) Summary(ctx context.Context, domainID string, itemIDs []string) ([]compat.Summary, error) {
@@ -17,8 +15,8 @@ func (s *Service) Summary(ctx context.Context, domainID string, itemIDs []string
 	if len(itemIDs) == 0 {
 		return nil, compat.ErrIncomplete.WithCause("items", "items are required")
 	}
-	if len(itemIDs) > MaxSummaryItems {
-		return nil, compat.ErrTooManyItems.WithCause("items", "at most 100 items")
+	if len(itemIDs) > compat.MaxSummaryItems {
+		return nil, compat.ErrTooManyItems.WithCause("items", fmt.Sprintf("at most %d items", compat.MaxSummaryItems))
 	}
 	titles := make(map[string]string, len(itemIDs))
 	for _, id := range itemIDs {
