@@ -188,5 +188,11 @@ func (a *App) MustLoad(fixtures any) {
 	}
 }
 
-// Bearer returns the header pair of a bearer token, for Do.
-func Bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }
+// Bearer returns the header pair of a bearer token, for Do; none for "",
+// so that a table's row without a token sends no Authorization header.
+func Bearer(token string) []string {
+	if token == "" {
+		return nil
+	}
+	return []string{"Authorization", "Bearer " + token}
+}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/feria/feria/core/compat"
 	"github.com/feria/feria/test/apptest"
 )
 
@@ -19,14 +20,14 @@ import (
 // universal).
 func consistent(t *testing.T, a *apptest.App, item string, want int, universal bool) {
 	t.Helper()
-	l := wantOK(t, a, "GET", "/items/"+item+"/compatibilities", nil, seller)
+	l := a.Do("GET", "/items/"+item+"/compatibilities", nil, apptest.Bearer(seller)...).OK(t, 200)
 	if get(l, "catalog_compatibilities_count") != float64(want) || len(get(l, "products").([]any)) != want {
 		t.Fatalf("%s: list %v, want %d compatibilities", item, l, want)
 	}
 	if _, ok := l.(map[string]any)["universal"]; ok != universal {
 		t.Fatalf("%s: universal in list = %v, want %v: %v", item, ok, universal, l)
 	}
-	it := wantOK(t, a, "GET", "/items/"+item, nil, seller)
+	it := a.Do("GET", "/items/"+item, nil, apptest.Bearer(seller)...).OK(t, 200)
 	var has any
 	for _, at := range get(it, "attributes").([]any) {
 		if get(at, "id") == "HAS_COMPATIBILITIES" {
@@ -45,29 +46,29 @@ func TestCountsStayConsistentOnEveryPath(t *testing.T) {
 	forEach(t, func(t *testing.T, a *apptest.App) {
 		consistent(t, a, "MLA1100", 0, false)
 		// create
-		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101"}, obj{"id": "MLA201"}},
-			"products_families": []any{obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"id": "BRAND", "value_id": "67"}}}}}, seller)
+		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101"}, obj{"id": "MLA201"}},
+			"products_families": []any{obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"id": "BRAND", "value_id": "67"}}}}}, apptest.Bearer(seller)...).OK(t, 200)
 		consistent(t, a, "MLA1100", 3, false)
 		// PUT create + delete
-		wantOK(t, a, "PUT", items, obj{"create": obj{"products": []any{obj{"id": "MLA102"}}}, "delete": obj{"products": []any{obj{"id": "MLA201"}}}}, seller)
+		a.Do("PUT", items, obj{"create": obj{"products": []any{obj{"id": "MLA102"}}}, "delete": obj{"products": []any{obj{"id": "MLA201"}}}}, apptest.Bearer(seller)...).OK(t, 200)
 		consistent(t, a, "MLA1100", 3, false)
 		// PUT update leaves the count
-		wantOK(t, a, "PUT", items, obj{"update": obj{"products": []any{obj{"id": "MLA102", "note": "x"}}}}, seller)
+		a.Do("PUT", items, obj{"update": obj{"products": []any{obj{"id": "MLA102", "note": "x"}}}}, apptest.Bearer(seller)...).OK(t, 200)
 		consistent(t, a, "MLA1100", 3, false)
 		// delete one
-		wantOK(t, a, "DELETE", items+"/"+compatID(t, a, "MLA1100", "MLA102"), nil, seller)
+		a.Do("DELETE", items+"/"+compatID(t, a, "MLA1100", "MLA102"), nil, apptest.Bearer(seller)...).OK(t, 200)
 		consistent(t, a, "MLA1100", 2, false)
 		// delete by family (Fiat: MLA103)
-		v := wantOK(t, a, "DELETE", items, obj{"products_families": []any{obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"id": "BRAND", "values": []any{obj{"id": "67", "name": "Fiat"}}}}}}}, seller)
+		v := a.Do("DELETE", items, obj{"products_families": []any{obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"id": "BRAND", "values": []any{obj{"id": "67", "name": "Fiat"}}}}}}}, apptest.Bearer(seller)...).OK(t, 200)
 		if len(get(v, "deleted_compatibilities").([]any)) != 1 {
 			t.Fatalf("delete by family = %v", v)
 		}
 		consistent(t, a, "MLA1100", 1, false)
 		// copy (PUT, synchronous) onto an empty item
-		wantOK(t, a, "PUT", "/items/MLA1104/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": false}}}, seller)
+		a.Do("PUT", "/items/MLA1104/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": false}}}, apptest.Bearer(seller)...).OK(t, 200)
 		consistent(t, a, "MLA1104", 1, false)
 		// copy (POST, by the job)
-		wantOK(t, a, "POST", "/items/MLA1105/compatibilities", obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": false}}, seller)
+		a.Do("POST", "/items/MLA1105/compatibilities", obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": false}}, apptest.Bearer(seller)...).OK(t, 200)
 		consistent(t, a, "MLA1105", 0, false)
 		for _, task := range copyTasks(t, a) {
 			if err := a.ProcessTask(context.Background(), task); err != nil {
@@ -76,22 +77,22 @@ func TestCountsStayConsistentOnEveryPath(t *testing.T) {
 		}
 		consistent(t, a, "MLA1105", 1, false)
 		// delete all
-		v = wantOK(t, a, "DELETE", items, nil, seller)
+		v = a.Do("DELETE", items, nil, apptest.Bearer(seller)...).OK(t, 200)
 		if len(get(v, "deleted_compatibilities").([]any)) != 1 {
 			t.Fatalf("delete all = %v", v)
 		}
 		consistent(t, a, "MLA1100", 0, false)
 		// universal, and its reset by PUT and by DELETE
-		wantOK(t, a, "POST", items, obj{"universal": true}, seller)
+		a.Do("POST", items, obj{"universal": true}, apptest.Bearer(seller)...).OK(t, 200)
 		consistent(t, a, "MLA1100", 0, true)
-		v = wantOK(t, a, "PUT", items, obj{"universal": false}, seller)
+		v = a.Do("PUT", items, obj{"universal": false}, apptest.Bearer(seller)...).OK(t, 200)
 		if get(v, "universal") != false {
 			t.Fatalf("PUT universal false = %v", v)
 		}
 		consistent(t, a, "MLA1100", 0, false)
-		wantOK(t, a, "PUT", items, obj{"universal": true}, seller)
+		a.Do("PUT", items, obj{"universal": true}, apptest.Bearer(seller)...).OK(t, 200)
 		consistent(t, a, "MLA1100", 0, true)
-		v = wantOK(t, a, "DELETE", items, nil, seller)
+		v = a.Do("DELETE", items, nil, apptest.Bearer(seller)...).OK(t, 200)
 		if !reflect.DeepEqual(v, obj{"deleted_compatibilities": []any{}}) {
 			t.Fatalf("delete of a universal item = %v", v)
 		}
@@ -102,15 +103,15 @@ func TestCountsStayConsistentOnEveryPath(t *testing.T) {
 // TestSummaryCap: at most 100 items (decision), the 100th accepted.
 func TestSummaryCap(t *testing.T) {
 	forEach(t, func(t *testing.T, a *apptest.App) {
-		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "n"}}}, seller)
-		many := make([]string, 101)
+		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "n"}}}, apptest.Bearer(seller)...).OK(t, 200)
+		many := make([]string, compat.MaxSummaryItems+1)
 		for i := range many {
 			many[i] = []string{"MLA1100", "MLA1104"}[i%2]
 		}
-		wantErr(t, a, "POST", "/items/compatibilities_summary", obj{"items": many}, seller, 400, "bad_request", "more than 100 items", "items")
-		v := wantOK(t, a, "POST", "/items/compatibilities_summary", obj{"items": many[:100]}, seller)
-		if len(v.([]any)) != 100 {
-			t.Fatalf("summary of 100 items has %d entries", len(v.([]any)))
+		a.Do("POST", "/items/compatibilities_summary", obj{"items": many}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", compat.ErrTooManyItems.Message, "items", fmt.Sprintf("at most %d items", compat.MaxSummaryItems)))
+		v := a.Do("POST", "/items/compatibilities_summary", obj{"items": many[:compat.MaxSummaryItems]}, apptest.Bearer(seller)...).OK(t, 200)
+		if len(v.([]any)) != compat.MaxSummaryItems {
+			t.Fatalf("summary of %d items has %d entries", compat.MaxSummaryItems, len(v.([]any)))
 		}
 		want := obj{"item_id": "MLA1100", "item_title": "Item MLA1100", "compatibilities_count": float64(1),
 			"compatibilities_claims_count": float64(0), "notes_count": float64(1), "restrictions_count": float64(0)}
@@ -118,11 +119,11 @@ func TestSummaryCap(t *testing.T) {
 			t.Fatalf("summary entry = %v, want %v", get(v, "0"), want)
 		}
 		// Without domain_id every vehicle domain counts; another domain none.
-		v = wantOK(t, a, "POST", "/items/compatibilities_summary", obj{"domain_id": "MLA-MOTOS", "items": []string{"MLA1100"}}, seller)
+		v = a.Do("POST", "/items/compatibilities_summary", obj{"domain_id": "MLA-MOTOS", "items": []string{"MLA1100"}}, apptest.Bearer(seller)...).OK(t, 200)
 		if get(v, "0.compatibilities_count") != float64(0) {
 			t.Fatalf("summary of another domain = %v", v)
 		}
-		wantErr(t, a, "POST", "/items/compatibilities_summary", obj{"domain_id": "MOTOS", "items": []string{"MLA1100"}}, seller, 400, "bad_request", "ids are badly formatted", "domain_id")
+		a.Do("POST", "/items/compatibilities_summary", obj{"domain_id": "MOTOS", "items": []string{"MLA1100"}}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "ids are badly formatted", "domain_id", "domain_id must be <site_id>-<DOMAIN_NAME>"))
 	})
 }
 
@@ -130,12 +131,12 @@ func TestSummaryCap(t *testing.T) {
 // exception for good (decision), not only while universal.
 func TestUniversalClearsException(t *testing.T) {
 	forEach(t, func(t *testing.T, a *apptest.App) {
-		wantOK(t, a, "POST", items+"/exception", obj{"comment": "no vehicle"}, seller)
-		wantOK(t, a, "POST", items, obj{"universal": true}, seller)
-		if v := wantOK(t, a, "GET", items+"/exception", nil, seller); !reflect.DeepEqual(v, obj{"has_exception": false}) {
+		a.Do("POST", items+"/exception", obj{"comment": "no vehicle"}, apptest.Bearer(seller)...).OK(t, 200)
+		a.Do("POST", items, obj{"universal": true}, apptest.Bearer(seller)...).OK(t, 200)
+		if v := a.Do("GET", items+"/exception", nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"has_exception": false}) {
 			t.Fatalf("universal item exception = %v", v)
 		}
-		l := wantOK(t, a, "GET", items, nil, seller)
+		l := a.Do("GET", items, nil, apptest.Bearer(seller)...).OK(t, 200)
 		want := obj{"products": []any{}, "catalog_compatibilities_count": float64(0),
 			"universal": obj{"domain_ids": []any{"MLA-CARS_AND_VANS", "MLA-MOTOS", "MLA-BIG"}}}
 		for i := 1; i <= 11; i++ {
@@ -144,13 +145,13 @@ func TestUniversalClearsException(t *testing.T) {
 		if !reflect.DeepEqual(l, want) {
 			t.Fatalf("universal list = %v\nwant %v", l, want)
 		}
-		wantOK(t, a, "DELETE", items, nil, seller)
-		if v := wantOK(t, a, "GET", items+"/exception", nil, seller); !reflect.DeepEqual(v, obj{"has_exception": false}) {
+		a.Do("DELETE", items, nil, apptest.Bearer(seller)...).OK(t, 200)
+		if v := a.Do("GET", items+"/exception", nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"has_exception": false}) {
 			t.Fatalf("exception came back after the universal reset: %v", v)
 		}
 		// It can be reported again.
-		wantOK(t, a, "POST", items+"/exception", obj{"comment": "still none"}, seller)
-		if v := wantOK(t, a, "GET", items+"/exception", nil, seller); !reflect.DeepEqual(v, obj{"has_exception": true}) {
+		a.Do("POST", items+"/exception", obj{"comment": "still none"}, apptest.Bearer(seller)...).OK(t, 200)
+		if v := a.Do("GET", items+"/exception", nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"has_exception": true}) {
 			t.Fatalf("exception = %v", v)
 		}
 	})
@@ -165,8 +166,8 @@ func TestCopySkipsDomainsTheTargetCannotTake(t *testing.T) {
 			"domains": []any{obj{"id": "MLA-MOTO_PARTS", "site_id": "MLA", "main": false, "compatibilities": []any{motoLink}}},
 			"items":   []any{item("MLA1106", 123, "MLA1747", "MLA-MOTO_PARTS", "active")},
 		})
-		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101"}, obj{"id": "MLA102"}, obj{"id": "MLA201"}}}, seller)
-		v := wantOK(t, a, "PUT", "/items/MLA1106/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": true}}}, seller)
+		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101"}, obj{"id": "MLA102"}, obj{"id": "MLA201"}}}, apptest.Bearer(seller)...).OK(t, 200)
+		v := a.Do("PUT", "/items/MLA1106/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": true}}}, apptest.Bearer(seller)...).OK(t, 200)
 		if get(v, "catalog_compatibilities_count") != float64(1) || get(v, "products.0.catalog_product_id") != "MLA201" {
 			t.Fatalf("copy onto moto parts = %v", v)
 		}
@@ -181,9 +182,9 @@ func TestCopySkipsDomainsTheTargetCannotTake(t *testing.T) {
 		}
 		consistent(t, a, "MLA1106", 1, false)
 		// The reverse: nothing of a moto-only source fits... cars only.
-		wantOK(t, a, "DELETE", items, nil, seller)
-		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101"}}}, seller)
-		v = wantOK(t, a, "PUT", "/items/MLA1106/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100"}}}, seller)
+		a.Do("DELETE", items, nil, apptest.Bearer(seller)...).OK(t, 200)
+		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101"}}}, apptest.Bearer(seller)...).OK(t, 200)
+		v = a.Do("PUT", "/items/MLA1106/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100"}}}, apptest.Bearer(seller)...).OK(t, 200)
 		if !reflect.DeepEqual(v, obj{"products": []any{}, "catalog_compatibilities_count": float64(0)}) {
 			t.Fatalf("copy of cars onto moto parts = %v", v)
 		}
@@ -194,7 +195,7 @@ func TestCopySkipsDomainsTheTargetCannotTake(t *testing.T) {
 // someone who does not sell the item, on every item compatibility route.
 func TestEveryItemRouteIsSellerOnly(t *testing.T) {
 	forEach(t, func(t *testing.T, a *apptest.App) {
-		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "n"}}}, seller)
+		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "n"}}}, apptest.Bearer(seller)...).OK(t, 200)
 		id := compatID(t, a, "MLA1100", "MLA101")
 		const msg = "the caller has no permission on item MLA1100"
 		for _, r := range []struct {
@@ -219,13 +220,13 @@ func TestEveryItemRouteIsSellerOnly(t *testing.T) {
 			{"POST", "/catalog_domains/MLA-CARS_AND_VANS/compatibilities/cards", obj{"item_id": "MLA1100", "filters": []string{"REPUTATION"}}},
 			{"POST", "/items/compatibilities_summary", obj{"items": []string{"MLA1100"}}},
 		} {
-			wantErr(t, a, r.method, r.path, r.body, other, 403, "forbidden", msg)
+			a.Do(r.method, r.path, r.body, apptest.Bearer(other)...).Is(t, 403, apptest.Err(403, "forbidden", msg))
 		}
 		// Copying FROM another seller's item is refused the same way.
-		wantErr(t, a, "PUT", "/items/MLA1104/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1200"}}}, seller, 403, "forbidden", "the caller has no permission on item MLA1200")
+		a.Do("PUT", "/items/MLA1104/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1200"}}}, apptest.Bearer(seller)...).Is(t, 403, apptest.Err(403, "forbidden", "the caller has no permission on item MLA1200"))
 		// Nothing changed.
 		consistent(t, a, "MLA1100", 1, false)
-		if v := wantOK(t, a, "GET", items+"/"+id+"/note", nil, seller); !reflect.DeepEqual(v, obj{"note": "n"}) {
+		if v := a.Do("GET", items+"/"+id+"/note", nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"note": "n"}) {
 			t.Fatalf("note = %v", v)
 		}
 	})
@@ -236,7 +237,7 @@ func TestEveryItemRouteIsSellerOnly(t *testing.T) {
 func TestAnswerShapes(t *testing.T) {
 	forEach(t, func(t *testing.T, a *apptest.App) {
 		pos := []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "1"}, obj{"value_name": "trasera"}}}}}}
-		v := wantOK(t, a, "POST", items, obj{"products_group": []any{obj{"ids": []string{"MLA101", "MLA102"}, "note": "g", "restrictions": pos}}}, seller)
+		v := a.Do("POST", items, obj{"products_group": []any{obj{"ids": []string{"MLA101", "MLA102"}, "note": "g", "restrictions": pos}}}, apptest.Bearer(seller)...).OK(t, 200)
 		if !reflect.DeepEqual(v, obj{"created_compatibilities_count": float64(2)}) {
 			t.Fatalf("create = %v", v)
 		}
@@ -245,7 +246,7 @@ func TestAnswerShapes(t *testing.T) {
 		wantR := []any{obj{"attribute_id": "POSITION", "attribute_code": float64(1), "attribute_values": []any{obj{"values": []any{
 			obj{"value_id": "1", "value_name": "Delantera", "value_code": float64(1)},
 			obj{"value_id": "2", "value_name": "Trasera", "value_code": float64(2)}}}}}}
-		one := wantOK(t, a, "GET", items+"/"+id, nil, seller)
+		one := a.Do("GET", items+"/"+id, nil, apptest.Bearer(seller)...).OK(t, 200)
 		wantOne := obj{"id": id, "domain_id": "MLA-CARS_AND_VANS", "catalog_product_id": "MLA101", "catalog_product_name": "Ford Ka 2018",
 			"source": "SELLER", "creation_source": "MANUAL", "note": "g", "note_status": "PENDING", "restrictions": wantR,
 			"reputation": obj{"level": "GREEN", "total_claims": float64(0)}}
@@ -253,55 +254,52 @@ func TestAnswerShapes(t *testing.T) {
 			t.Fatalf("one = %v\nwant %v", one, wantOne)
 		}
 		// The list: note and restrictions only with extended=true, never note_status.
-		l := wantOK(t, a, "GET", items, nil, seller)
+		l := a.Do("GET", items, nil, apptest.Bearer(seller)...).OK(t, 200)
 		if _, ok := get(l, "products.0").(map[string]any)["note"]; ok {
 			t.Fatalf("plain list shows the note: %v", l)
 		}
-		l = wantOK(t, a, "GET", items+"?extended=true", nil, seller)
+		l = a.Do("GET", items+"?extended=true", nil, apptest.Bearer(seller)...).OK(t, 200)
 		e := get(l, "products.0").(map[string]any)
 		if _, ok := e["note_status"]; ok || e["note"] != "g" || !reflect.DeepEqual(e["restrictions"], wantR) {
 			t.Fatalf("extended list entry = %v", e)
 		}
 		// Extended check: the strings "true" / "false".
-		if v := wantOK(t, a, "GET", items+"/extended/check", nil, seller); !reflect.DeepEqual(v, obj{"note": "true", "restrictions": "true"}) {
+		if v := a.Do("GET", items+"/extended/check", nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"note": "true", "restrictions": "true"}) {
 			t.Fatalf("extended check = %v", v)
 		}
 		// Note.
-		if v := wantOK(t, a, "GET", items+"/"+id+"/note", nil, seller); !reflect.DeepEqual(v, obj{"note": "g"}) {
+		if v := a.Do("GET", items+"/"+id+"/note", nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"note": "g"}) {
 			t.Fatalf("note = %v", v)
 		}
 		// Count: {count} integer.
-		if v := wantOK(t, a, "POST", "/catalog_compatibilities/products_search/count_family_products", obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"id": "BRAND", "value_id": "9909"}}}, ""); !reflect.DeepEqual(v, obj{"count": float64(2)}) {
+		if v := a.Do("POST", "/catalog_compatibilities/products_search/count_family_products", obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"id": "BRAND", "value_id": "9909"}}}, apptest.Bearer("")...).OK(t, 200); !reflect.DeepEqual(v, obj{"count": float64(2)}) {
 			t.Fatalf("count = %v", v)
 		}
 		// Delete answers: {deleted_compatibilities: [ids]}.
-		if v := wantOK(t, a, "DELETE", items+"/"+id, nil, seller); !reflect.DeepEqual(v, obj{"deleted_compatibilities": []any{id}}) {
+		if v := a.Do("DELETE", items+"/"+id, nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"deleted_compatibilities": []any{id}}) {
 			t.Fatalf("delete one = %v", v)
 		}
 		rest := compatID(t, a, "MLA1100", "MLA102")
-		if v := wantOK(t, a, "DELETE", items, nil, seller); !reflect.DeepEqual(v, obj{"deleted_compatibilities": []any{rest}}) {
+		if v := a.Do("DELETE", items, nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"deleted_compatibilities": []any{rest}}) {
 			t.Fatalf("delete all = %v", v)
 		}
 		// 404 rows: compatibility, on read, note and delete.
-		wantErr(t, a, "GET", items+"/"+id, nil, seller, 404, "not_found", "compatibility "+id+" not found")
-		wantErr(t, a, "GET", items+"/"+id+"/note", nil, seller, 404, "not_found", "compatibility "+id+" not found")
-		wantErr(t, a, "DELETE", items+"/"+id, nil, seller, 404, "not_found", "compatibility "+id+" not found")
-		wantErr(t, a, "GET", "/items/MLA999/compatibilities/exception", nil, seller, 404, "not_found", "item MLA999 not found")
+		a.Do("GET", items+"/"+id, nil, apptest.Bearer(seller)...).Is(t, 404, apptest.Err(404, "not_found", "compatibility "+id+" not found"))
+		a.Do("GET", items+"/"+id+"/note", nil, apptest.Bearer(seller)...).Is(t, 404, apptest.Err(404, "not_found", "compatibility "+id+" not found"))
+		a.Do("DELETE", items+"/"+id, nil, apptest.Bearer(seller)...).Is(t, 404, apptest.Err(404, "not_found", "compatibility "+id+" not found"))
+		a.Do("GET", "/items/MLA999/compatibilities/exception", nil, apptest.Bearer(seller)...).Is(t, 404, apptest.Err(404, "not_found", "item MLA999 not found"))
 	})
 }
 
 // TestDeleteFormatErrors: the delete row "wrong format" of the error table.
 func TestDeleteFormatErrors(t *testing.T) {
 	forEach(t, func(t *testing.T, a *apptest.App) {
-		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101"}}}, seller)
-		wantErr(t, a, "DELETE", items, `{"products_families": "MLA-CARS_AND_VANS"}`, seller, 400, "bad_request", "field products_families must be an array, got string", "products_families")
-		wantErr(t, a, "DELETE", items, `{"products_families": [`, seller, 400, "bad_request", "invalid JSON body: unexpected end of JSON input", "body")
-		wantErr(t, a, "DELETE", items, obj{"products_families": []any{obj{"domain_id": "CARS", "attributes": []any{obj{"id": "BRAND", "value_id": "9909"}}}}}, seller,
-			400, "bad_request", "ids are badly formatted", "products_families.domain_id")
-		wantErr(t, a, "DELETE", items, obj{"products_families": []any{obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"values": []any{obj{"id": "9909"}}}}}}}, seller,
-			400, "bad_request", "required fields are incomplete", "products_families.attributes.id")
-		wantErr(t, a, "DELETE", items, obj{"products_families": []any{obj{"domain_id": "MLA-NOPE", "attributes": []any{obj{"id": "BRAND", "value_id": "1"}}}}}, seller,
-			404, "not_found", "domain MLA-NOPE not found")
+		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101"}}}, apptest.Bearer(seller)...).OK(t, 200)
+		a.Do("DELETE", items, `{"products_families": "MLA-CARS_AND_VANS"}`, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "field products_families must be an array, got string", "products_families", "products_families must be an array"))
+		a.Do("DELETE", items, `{"products_families": [`, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "invalid JSON body: unexpected end of JSON input", "body", "unexpected end of JSON input"))
+		a.Do("DELETE", items, obj{"products_families": []any{obj{"domain_id": "CARS", "attributes": []any{obj{"id": "BRAND", "value_id": "9909"}}}}}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "ids are badly formatted", "products_families.domain_id", "domain_id must be <site_id>-<DOMAIN_NAME>"))
+		a.Do("DELETE", items, obj{"products_families": []any{obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"values": []any{obj{"id": "9909"}}}}}}}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "required fields are incomplete", "products_families.attributes.id", "attribute id is required"))
+		a.Do("DELETE", items, obj{"products_families": []any{obj{"domain_id": "MLA-NOPE", "attributes": []any{obj{"id": "BRAND", "value_id": "1"}}}}}, apptest.Bearer(seller)...).Is(t, 404, apptest.Err(404, "not_found", "domain MLA-NOPE not found"))
 		consistent(t, a, "MLA1100", 1, false)
 	})
 }

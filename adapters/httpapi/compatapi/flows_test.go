@@ -25,7 +25,7 @@ func selection(product string) obj {
 
 func compatID(t *testing.T, a *apptest.App, item, product string) string {
 	t.Helper()
-	l := wantOK(t, a, "GET", "/items/"+item+"/compatibilities", nil, seller)
+	l := a.Do("GET", "/items/"+item+"/compatibilities", nil, apptest.Bearer(seller)...).OK(t, 200)
 	for _, e := range get(l, "products").([]any) {
 		if get(e, "catalog_product_id") == product {
 			return get(e, "id").(string)
@@ -48,7 +48,7 @@ func has(v any, key string, want bool) bool {
 func TestSnapshotsAndReputation(t *testing.T) {
 	forEach(t, func(t *testing.T, a *apptest.App) {
 		pos := []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "1"}}}}}}
-		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101", "restrictions": pos}, obj{"id": "MLA103"}}}, seller)
+		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101", "restrictions": pos}, obj{"id": "MLA103"}}}, apptest.Bearer(seller)...).OK(t, 200)
 		id := compatID(t, a, "MLA1100", "MLA101")
 		a.MustLoad(obj{"orders": []any{
 			order(9001, selection("MLA101"), true), order(9002, selection("MLA101"), true), order(9003, selection("MLA101"), true),
@@ -56,7 +56,7 @@ func TestSnapshotsAndReputation(t *testing.T) {
 			order(9007, selection("MLA103"), true), order(9008, selection("MLA103"), true),
 		}})
 		snap := "/compats-snapshots/orders/"
-		v := wantOK(t, a, "GET", snap+"9001", nil, seller)
+		v := a.Do("GET", snap+"9001", nil, apptest.Bearer(seller)...).OK(t, 200)
 		created := get(v, "date_created")
 		want := obj{"item_id": "MLA1100", "seller_id": "123", "product_id": "MLA101",
 			"user_selection":        obj{"label_values": []any{obj{"label": "Marca", "value_name": "Ford", "values": []any{obj{"attribute_id": "BRAND", "value_id": "9909"}}}}},
@@ -65,37 +65,37 @@ func TestSnapshotsAndReputation(t *testing.T) {
 		if !reflect.DeepEqual(v, want) {
 			t.Fatalf("confirmed = %v\nwant %v", v, want)
 		}
-		v = wantOK(t, a, "GET", snap+"9004", nil, seller)
+		v = a.Do("GET", snap+"9004", nil, apptest.Bearer(seller)...).OK(t, 200)
 		if get(v, "compatibility_status") == nil || !reflect.DeepEqual(get(v, "compatibility_status"), obj{"compatibility": "INCOMPATIBLE"}) || get(v, "product_id") != "MLA102" ||
 			get(v, "user_selection.label_values.0.label") != "Marca" {
 			t.Fatalf("incompatible = %v", v)
 		}
-		v = wantOK(t, a, "GET", snap+"9005", nil, seller)
+		v = a.Do("GET", snap+"9005", nil, apptest.Bearer(seller)...).OK(t, 200)
 		if !reflect.DeepEqual(get(v, "compatibility_status"), obj{"compatibility": "NO_USER_SELECTION", "note": "", "restrictions": []any{}}) || !has(v, "product_id", false) || !reflect.DeepEqual(get(v, "user_selection"), obj{"label_values": []any{}}) {
 			t.Fatalf("no selection = %v", v)
 		}
 		// The four error rows.
-		wantErr(t, a, "GET", snap+"1", nil, seller, 400, "bad_request", "snapshot for the order id not found")
-		wantErr(t, a, "GET", snap+"abc", nil, seller, 400, "bad_request", "snapshot for the order id not found", "order_id")
-		wantErr(t, a, "GET", snap+"9001", nil, "APP_USR-nope", 401, "unauthorized", "Invalid access token")
-		wantErr(t, a, "GET", snap+"9001", nil, "", 401, "unauthorized", "Invalid access token")
-		wantErr(t, a, "GET", snap+"9006", nil, seller, 403, "forbidden", "snapshot only for orders with claims")
-		wantErr(t, a, "GET", snap+"9001", nil, other, 403, "forbidden", "caller must be the seller of the item")
-		wantErr(t, a, "GET", snap+"9001", nil, buyer, 403, "forbidden", "caller must be the seller of the item")
+		a.Do("GET", snap+"1", nil, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "snapshot for the order id not found"))
+		a.Do("GET", snap+"abc", nil, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "snapshot for the order id not found", "order_id", "order id must be a positive integer"))
+		a.Do("GET", snap+"9001", nil, apptest.Bearer("APP_USR-nope")...).Is(t, 401, apptest.Err(401, "unauthorized", "Invalid access token"))
+		a.Do("GET", snap+"9001", nil, apptest.Bearer("")...).Is(t, 401, apptest.Err(401, "unauthorized", "Invalid access token"))
+		a.Do("GET", snap+"9006", nil, apptest.Bearer(seller)...).Is(t, 403, apptest.Err(403, "forbidden", "snapshot only for orders with claims"))
+		a.Do("GET", snap+"9001", nil, apptest.Bearer(other)...).Is(t, 403, apptest.Err(403, "forbidden", "caller must be the seller of the item"))
+		a.Do("GET", snap+"9001", nil, apptest.Bearer(buyer)...).Is(t, 403, apptest.Err(403, "forbidden", "caller must be the seller of the item"))
 
 		// Reputation: 3 claims confirmed MLA101 (RED above 2); MLA103 has 2.
-		l := wantOK(t, a, "GET", items, nil, seller)
+		l := a.Do("GET", items, nil, apptest.Bearer(seller)...).OK(t, 200)
 		if !reflect.DeepEqual(get(l, "products.0.reputation"), obj{"level": "RED", "total_claims": float64(3)}) ||
 			!reflect.DeepEqual(get(l, "products.1.reputation"), obj{"level": "GREEN", "total_claims": float64(2)}) {
 			t.Fatalf("reputation = %v", l)
 		}
 		for _, path := range []string{"/items/catalog_domains/MLA-CAR_SHOCK_ABSORBERS/compatibilities/cards", "/catalog_domains/MLA-CAR_SHOCK_ABSORBERS/compatibilities/cards"} {
-			v = wantOK(t, a, "POST", path, obj{"item_id": "MLA1100", "filters": []string{"REPUTATION"}}, seller)
+			v = a.Do("POST", path, obj{"item_id": "MLA1100", "filters": []string{"REPUTATION"}}, apptest.Bearer(seller)...).OK(t, 200)
 			if !reflect.DeepEqual(v, []any{obj{"title": "Compatibilities with claims", "subtitle": "Vehicles buyers reported as not fitting this item", "filter": "REPUTATION", "quantity": float64(1)}}) {
 				t.Fatalf("cards %s = %v", path, v)
 			}
 		}
-		s := wantOK(t, a, "POST", "/items/compatibilities_summary", obj{"domain_id": "MLA-CARS_AND_VANS", "items": []string{"MLA1100"}}, seller)
+		s := a.Do("POST", "/items/compatibilities_summary", obj{"domain_id": "MLA-CARS_AND_VANS", "items": []string{"MLA1100"}}, apptest.Bearer(seller)...).OK(t, 200)
 		if get(s, "0.compatibilities_claims_count") != float64(5) || get(s, "0.restrictions_count") != float64(1) {
 			t.Fatalf("summary = %v", s)
 		}
@@ -103,17 +103,17 @@ func TestSnapshotsAndReputation(t *testing.T) {
 		if r := a.Sandbox("PUT", "/orders/9006", order(9006, nil, true)); r.Status != 200 {
 			t.Fatalf("re-put order: %d %s", r.Status, r.Body)
 		}
-		v = wantOK(t, a, "GET", snap+"9006", nil, seller)
+		v = a.Do("GET", snap+"9006", nil, apptest.Bearer(seller)...).OK(t, 200)
 		if get(v, "compatibility_status.compatibility") != "CONFIRMED" {
 			t.Fatalf("re-stored order snapshot = %v", v)
 		}
 		// Deleting the compatibility marks its snapshots.
-		wantOK(t, a, "DELETE", items+"/"+id, nil, seller)
-		v = wantOK(t, a, "GET", snap+"9001", nil, seller)
+		a.Do("DELETE", items+"/"+id, nil, apptest.Bearer(seller)...).OK(t, 200)
+		v = a.Do("GET", snap+"9001", nil, apptest.Bearer(seller)...).OK(t, 200)
 		if get(v, "compatibility_deleted") != true || get(v, "compatibility_status.compatibility_id") != id {
 			t.Fatalf("after delete = %v", v)
 		}
-		if v = wantOK(t, a, "GET", snap+"9007", nil, seller); get(v, "compatibility_deleted") != false {
+		if v = a.Do("GET", snap+"9007", nil, apptest.Bearer(seller)...).OK(t, 200); get(v, "compatibility_deleted") != false {
 			t.Fatalf("other snapshot touched: %v", v)
 		}
 	})
@@ -124,12 +124,12 @@ func TestSuggestionsAndCards(t *testing.T) {
 		cards := "/items/catalog_domains/MLA-CAR_SHOCK_ABSORBERS/compatibilities/cards"
 		suggested := func(item string, want float64) {
 			t.Helper()
-			v := wantOK(t, a, "POST", cards, obj{"item_id": item, "product_id": "MLA9000", "filters": []string{"SUGGESTED", "REPUTATION"}}, seller)
+			v := a.Do("POST", cards, obj{"item_id": item, "product_id": "MLA9000", "filters": []string{"SUGGESTED", "REPUTATION"}}, apptest.Bearer(seller)...).OK(t, 200)
 			if get(v, "0.filter") != "SUGGESTED" || get(v, "0.quantity") != want || get(v, "1.filter") != "REPUTATION" {
 				t.Fatalf("cards of %s = %v, want %v suggested", item, v, want)
 			}
 			// The item read (the world's) agrees on pending_compatibilities.
-			it := wantOK(t, a, "GET", "/items/"+item, nil, "")
+			it := a.Do("GET", "/items/"+item, nil, apptest.Bearer("")...).OK(t, 200)
 			pending := false
 			for _, tag := range get(it, "tags").([]any) {
 				pending = pending || tag == "pending_compatibilities"
@@ -138,28 +138,28 @@ func TestSuggestionsAndCards(t *testing.T) {
 				t.Fatalf("item %s tags %v, want pending %v", item, get(it, "tags"), want > 0)
 			}
 		}
-		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101"}}}, seller)
+		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101"}}}, apptest.Bearer(seller)...).OK(t, 200)
 		suggested("MLA1100", 0)
 		// Another seller's active item with the same catalog product.
-		wantOK(t, a, "POST", "/items/MLA1200/compatibilities", obj{"products": []any{obj{"id": "MLA101"}, obj{"id": "MLA102"}, obj{"id": "MLA103"}}}, other)
+		a.Do("POST", "/items/MLA1200/compatibilities", obj{"products": []any{obj{"id": "MLA101"}, obj{"id": "MLA102"}, obj{"id": "MLA103"}}}, apptest.Bearer(other)...).OK(t, 200)
 		suggested("MLA1100", 2)
 		// Accepting a suggestion.
-		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA102", "creation_source": "ITEM_SUGGESTIONS"}}}, seller)
+		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA102", "creation_source": "ITEM_SUGGESTIONS"}}}, apptest.Bearer(seller)...).OK(t, 200)
 		suggested("MLA1100", 1)
-		v := wantOK(t, a, "GET", items+"/"+compatID(t, a, "MLA1100", "MLA102"), nil, seller)
+		v := a.Do("GET", items+"/"+compatID(t, a, "MLA1100", "MLA102"), nil, apptest.Bearer(seller)...).OK(t, 200)
 		if get(v, "creation_source") != "ITEM_SUGGESTIONS" {
 			t.Fatalf("accepted = %v", v)
 		}
 		// By part number.
-		wantOK(t, a, "POST", "/items/MLA1104/compatibilities", obj{"products": []any{obj{"id": "MLA201"}}}, seller)
+		a.Do("POST", "/items/MLA1104/compatibilities", obj{"products": []any{obj{"id": "MLA201"}}}, apptest.Bearer(seller)...).OK(t, 200)
 		suggested("MLA1105", 1)
 		suggested("MLA1104", 0)
 		// Errors.
-		wantErr(t, a, "POST", cards, obj{"item_id": "MLA1100"}, seller, 400, "bad_request", "filters must be REPUTATION, SUGGESTED or both", "filters")
-		wantErr(t, a, "POST", cards, obj{"item_id": "MLA1100", "filters": []string{"OTHER"}}, seller, 400, "bad_request", "filters must be REPUTATION, SUGGESTED or both", "filters")
-		wantErr(t, a, "POST", cards, obj{"filters": []string{"SUGGESTED"}}, seller, 400, "bad_request", "required fields are incomplete", "item_id")
-		wantErr(t, a, "POST", cards, obj{"item_id": "MLA1200", "filters": []string{"SUGGESTED"}}, seller, 403, "forbidden", "the caller has no permission on item MLA1200")
-		wantErr(t, a, "POST", "/items/catalog_domains/MLA-NOPE/compatibilities/cards", obj{"item_id": "MLA1100", "filters": []string{"SUGGESTED"}}, seller, 404, "not_found", "domain MLA-NOPE not found")
+		a.Do("POST", cards, obj{"item_id": "MLA1100"}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "filters must be REPUTATION, SUGGESTED or both", "filters", "filters are required"))
+		a.Do("POST", cards, obj{"item_id": "MLA1100", "filters": []string{"OTHER"}}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "filters must be REPUTATION, SUGGESTED or both", "filters", "unknown filter OTHER"))
+		a.Do("POST", cards, obj{"filters": []string{"SUGGESTED"}}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "required fields are incomplete", "item_id", "item_id is required"))
+		a.Do("POST", cards, obj{"item_id": "MLA1200", "filters": []string{"SUGGESTED"}}, apptest.Bearer(seller)...).Is(t, 403, apptest.Err(403, "forbidden", "the caller has no permission on item MLA1200"))
+		a.Do("POST", "/items/catalog_domains/MLA-NOPE/compatibilities/cards", obj{"item_id": "MLA1100", "filters": []string{"SUGGESTED"}}, apptest.Bearer(seller)...).Is(t, 404, apptest.Err(404, "not_found", "domain MLA-NOPE not found"))
 	})
 }
 
@@ -177,13 +177,15 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 func TestNoteModeration(t *testing.T) {
 	forEach(t, func(t *testing.T, a *apptest.App) {
 		a.StartWorkers()
-		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "Solo versión 5 puertas"},
-			obj{"id": "MLA102", "note": "mirá instagram.com/tienda"}}}, seller)
+		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "Solo versión 5 puertas"},
+			obj{"id": "MLA102", "note": "mirá instagram.com/tienda"}}}, apptest.Bearer(seller)...).OK(t, 200)
 		good, bad := compatID(t, a, "MLA1100", "MLA101"), compatID(t, a, "MLA1100", "MLA102")
-		status := func(id string) any { return get(wantOK(t, a, "GET", items+"/"+id, nil, seller), "note_status") }
+		status := func(id string) any {
+			return get(a.Do("GET", items+"/"+id, nil, apptest.Bearer(seller)...).OK(t, 200), "note_status")
+		}
 		waitFor(t, "moderation", func() bool { return status(good) == "APPROVED" && status(bad) == "REJECTED" })
 		// A changed note goes back to PENDING and is moderated again.
-		wantOK(t, a, "PUT", items, obj{"update": obj{"products": []any{obj{"id": "MLA102", "note": "Solo 3 puertas"}}}}, seller)
+		a.Do("PUT", items, obj{"update": obj{"products": []any{obj{"id": "MLA102", "note": "Solo 3 puertas"}}}}, apptest.Bearer(seller)...).OK(t, 200)
 		waitFor(t, "second moderation", func() bool { return status(bad) == "APPROVED" })
 	})
 }
@@ -207,14 +209,14 @@ func copyTasks(t *testing.T, a *apptest.App) []*asynq.Task {
 
 func count(t *testing.T, a *apptest.App, item string) float64 {
 	t.Helper()
-	return get(wantOK(t, a, "GET", "/items/"+item+"/compatibilities", nil, seller), "catalog_compatibilities_count").(float64)
+	return get(a.Do("GET", "/items/"+item+"/compatibilities", nil, apptest.Bearer(seller)...).OK(t, 200), "catalog_compatibilities_count").(float64)
 }
 
 func TestCopies(t *testing.T) {
 	forEach(t, func(t *testing.T, a *apptest.App) {
 		pos := []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "1"}}}}}}
-		wantOK(t, a, "POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "n1", "restrictions": pos},
-			obj{"id": "MLA102", "note": "n2"}, obj{"id": "MLA201"}}}, seller)
+		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "n1", "restrictions": pos},
+			obj{"id": "MLA102", "note": "n2"}, obj{"id": "MLA201"}}}, apptest.Bearer(seller)...).OK(t, 200)
 
 		// POST: 200 at once with no body; the job copies.
 		r := a.Do("POST", "/items/MLA1104/compatibilities", obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": false}}, apptest.Bearer(seller)...)
@@ -233,14 +235,14 @@ func TestCopies(t *testing.T) {
 		}
 		// Onto an item without compatibilities everything is copied, and
 		// without extended information no note or restriction travels.
-		l := wantOK(t, a, "GET", "/items/MLA1104/compatibilities?extended=true", nil, seller)
+		l := a.Do("GET", "/items/MLA1104/compatibilities?extended=true", nil, apptest.Bearer(seller)...).OK(t, 200)
 		if get(l, "catalog_compatibilities_count") != float64(3) || get(l, "products.0.note") != "" || len(get(l, "products.0.restrictions").([]any)) != 0 ||
 			get(l, "products.0.creation_source") != "ITEM_COPY" {
 			t.Fatalf("copied = %v", l)
 		}
 		// The worker crashed before acknowledging: the task runs again, even
 		// after the seller deleted a copied vehicle, and copies nothing twice.
-		wantOK(t, a, "DELETE", "/items/MLA1104/compatibilities/"+compatID(t, a, "MLA1104", "MLA201"), nil, seller)
+		a.Do("DELETE", "/items/MLA1104/compatibilities/"+compatID(t, a, "MLA1104", "MLA201"), nil, apptest.Bearer(seller)...).OK(t, 200)
 		if err := a.ProcessTask(context.Background(), tasks[0]); err != nil {
 			t.Fatal(err)
 		}
@@ -254,13 +256,13 @@ func TestCopies(t *testing.T) {
 
 		// PUT: synchronous, onto an item with compatibilities only vehicles
 		// not yet present, with notes and restrictions (extended).
-		wantOK(t, a, "POST", "/items/MLA1105/compatibilities", obj{"products": []any{obj{"id": "MLA101", "note": "mine"}}}, seller)
-		v := wantOK(t, a, "PUT", "/items/MLA1105/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": true}}}, seller)
+		a.Do("POST", "/items/MLA1105/compatibilities", obj{"products": []any{obj{"id": "MLA101", "note": "mine"}}}, apptest.Bearer(seller)...).OK(t, 200)
+		v := a.Do("PUT", "/items/MLA1105/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": true}}}, apptest.Bearer(seller)...).OK(t, 200)
 		if get(v, "catalog_compatibilities_count") != float64(2) || get(v, "products.0.catalog_product_id") != "MLA102" ||
 			get(v, "products.0.note") != "n2" || get(v, "products.1.catalog_product_id") != "MLA201" {
 			t.Fatalf("PUT copy = %v", v)
 		}
-		one := wantOK(t, a, "GET", "/items/MLA1105/compatibilities/"+compatID(t, a, "MLA1105", "MLA101"), nil, seller)
+		one := a.Do("GET", "/items/MLA1105/compatibilities/"+compatID(t, a, "MLA1105", "MLA101"), nil, apptest.Bearer(seller)...).OK(t, 200)
 		if get(one, "note") != "mine" {
 			t.Fatalf("existing vehicle overwritten: %v", one)
 		}
@@ -268,18 +270,18 @@ func TestCopies(t *testing.T) {
 			t.Fatalf("MLA1105 has %v, want 3", n)
 		}
 		// Extended copy onto a category without notes and restrictions drops them.
-		v = wantOK(t, a, "PUT", "/items/MLA1101/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": true}}}, seller)
+		v = a.Do("PUT", "/items/MLA1101/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": true}}}, apptest.Bearer(seller)...).OK(t, 200)
 		if get(v, "products.0.note") != "" {
 			t.Fatalf("note copied into a category without notes: %v", v)
 		}
 
 		// Errors.
-		wantErr(t, a, "POST", "/items/MLA1104/compatibilities", obj{"item_to_copy": obj{}}, seller, 400, "bad_request", "required fields are incomplete", "item_to_copy.item_id")
-		wantErr(t, a, "POST", "/items/MLA1104/compatibilities", obj{"item_to_copy": obj{"item_id": "MLA1200"}}, seller, 403, "forbidden", "the caller has no permission on item MLA1200")
-		wantErr(t, a, "PUT", "/items/MLA1104/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA777"}}}, seller, 404, "not_found", "item MLA777 not found")
-		wantOK(t, a, "DELETE", "/items/MLA1104/compatibilities", nil, seller)
-		wantOK(t, a, "POST", "/items/MLA1104/compatibilities", obj{"universal": true}, seller)
-		wantErr(t, a, "POST", "/items/MLA1104/compatibilities", obj{"item_to_copy": obj{"item_id": "MLA1100"}}, seller, 400, "bad_request", "the item is universal and must be reset before creating compatibilities")
+		a.Do("POST", "/items/MLA1104/compatibilities", obj{"item_to_copy": obj{}}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "required fields are incomplete", "item_to_copy.item_id", "item_id is required"))
+		a.Do("POST", "/items/MLA1104/compatibilities", obj{"item_to_copy": obj{"item_id": "MLA1200"}}, apptest.Bearer(seller)...).Is(t, 403, apptest.Err(403, "forbidden", "the caller has no permission on item MLA1200"))
+		a.Do("PUT", "/items/MLA1104/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA777"}}}, apptest.Bearer(seller)...).Is(t, 404, apptest.Err(404, "not_found", "item MLA777 not found"))
+		a.Do("DELETE", "/items/MLA1104/compatibilities", nil, apptest.Bearer(seller)...).OK(t, 200)
+		a.Do("POST", "/items/MLA1104/compatibilities", obj{"universal": true}, apptest.Bearer(seller)...).OK(t, 200)
+		a.Do("POST", "/items/MLA1104/compatibilities", obj{"item_to_copy": obj{"item_id": "MLA1100"}}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "the item is universal and must be reset before creating compatibilities"))
 
 		// Through the real workers and relay, on the bulk queue.
 		a.StartWorkers()

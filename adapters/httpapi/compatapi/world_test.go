@@ -1,9 +1,7 @@
 package compatapi_test
 
 import (
-	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -120,57 +118,6 @@ func newApp(t *testing.T, be apptest.Backend) *apptest.App {
 	a := apptest.New(t, be)
 	a.MustLoad(world())
 	return a
-}
-
-// call sends a request with a token ("" for none) and decodes the answer.
-func call(t *testing.T, a *apptest.App, method, path string, body any, token string) (int, any) {
-	t.Helper()
-	var h []string
-	if token != "" {
-		h = apptest.Bearer(token)
-	}
-	r := a.Do(method, path, body, h...)
-	var v any
-	if len(r.Body) > 0 {
-		if err := json.Unmarshal(r.Body, &v); err != nil {
-			t.Fatalf("%s %s: answer is not JSON: %s", method, path, r.Body)
-		}
-	}
-	return r.Status, v
-}
-
-// wantOK fails unless the status is 200, and returns the body.
-func wantOK(t *testing.T, a *apptest.App, method, path string, body any, token string) any {
-	t.Helper()
-	st, v := call(t, a, method, path, body, token)
-	if st != 200 {
-		t.Fatalf("%s %s = %d %v, want 200", method, path, st, v)
-	}
-	return v
-}
-
-// wantErr checks an error answer of shape (a): status, error code and
-// message exactly, and (when given) the cause codes.
-func wantErr(t *testing.T, a *apptest.App, method, path string, body any, token string, status int, code, message string, causes ...string) {
-	t.Helper()
-	st, v := call(t, a, method, path, body, token)
-	m, _ := v.(map[string]any)
-	if st != status || m == nil || m["error"] != code || m["message"] != message || m["status"] != float64(status) {
-		t.Fatalf("%s %s = %d %v, want %d %s %q", method, path, st, v, status, code, message)
-	}
-	cs, ok := m["cause"].([]any)
-	if !ok {
-		t.Fatalf("cause is not an array: %v", m)
-	}
-	if len(causes) > 0 {
-		var got []string
-		for _, c := range cs {
-			got = append(got, c.(map[string]any)["code"].(string))
-		}
-		if !reflect.DeepEqual(got, causes) {
-			t.Fatalf("%s %s causes = %v, want %v", method, path, got, causes)
-		}
-	}
 }
 
 func get(v any, path string) any {
