@@ -1,12 +1,11 @@
 package contactsapi_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/feria/feria/core/contacts"
 	"github.com/feria/feria/test/apptest"
 )
 
@@ -32,7 +31,7 @@ func world(t *testing.T, be apptest.Backend) *apptest.App {
 		{"id": "m1", "item_id": "MLA1", "type": "msgapp", "date": "2026-11-20T11:00:00Z"},
 		{"id": "m2", "item_id": "MLA3", "type": "msgapp", "date": "2026-11-20T11:59:59"},
 	}})
-	expect(t, "ingest", r, 200, `{"accepted": 7, "duplicates": 0}`)
+	r.Is(t, 200, `{"accepted": 7, "duplicates": 0}`)
 	return a
 }
 
@@ -55,28 +54,6 @@ func seed(t *testing.T, a *apptest.App) {
 	})
 	if r := a.Sandbox("PUT", "/clock", map[string]any{"now": "2026-11-20T12:00:00Z"}); r.Status != 200 {
 		t.Fatalf("clock: %d %s", r.Status, r.Body)
-	}
-}
-
-// expect compares status and the whole JSON body (key order aside).
-func expect(t *testing.T, name string, r apptest.Response, status int, body string) {
-	t.Helper()
-	if r.Status != status {
-		t.Errorf("%s: status %d, want %d; body %s", name, r.Status, status, r.Body)
-		return
-	}
-	var got, want any
-	if err := json.Unmarshal(r.Body, &got); err != nil {
-		t.Errorf("%s: body is not JSON: %s", name, r.Body)
-		return
-	}
-	if err := json.Unmarshal([]byte(body), &want); err != nil {
-		t.Fatalf("%s: bad expectation: %v", name, err)
-	}
-	g, _ := json.Marshal(got)
-	w, _ := json.Marshal(want)
-	if !bytes.Equal(g, w) {
-		t.Errorf("%s:\n got  %s\n want %s", name, g, w)
 	}
 }
 
@@ -165,11 +142,10 @@ func TestEndpoints(t *testing.T) {
 					`[{"item_id":"MLA3","total":1,"date_from":"2026-11-20T00:00:00Z","date_to":"2026-11-21T00:00:00Z","last":"1","unit":"day","results":[{"date":"2026-11-20T00:00:00Z","total":1}]}]`},
 			}
 			for _, c := range cases {
-				expect(t, c.name, a.Do("GET", c.path, nil), 200, c.body)
+				t.Run(c.name, func(t *testing.T) { a.Do("GET", c.path, nil).Is(t, 200, c.body) })
 			}
 			// A bearer token is accepted on the messaging-app calls.
-			expect(t, "msgapp with a token", a.Do("GET", "/items/MLA1/contacts/msgapp?"+day, nil, apptest.Bearer(sellerToken)...), 200,
-				`{"date_from":"2026-11-19T00:00:00Z","date_to":"2026-11-21T00:00:00Z","item_id":"MLA1","total":1}`)
+			a.Do("GET", "/items/MLA1/contacts/msgapp?"+day, nil, apptest.Bearer(sellerToken)...).Is(t, 200, `{"date_from":"2026-11-19T00:00:00Z","date_to":"2026-11-21T00:00:00Z","item_id":"MLA1","total":1}`)
 		})
 	}
 }
@@ -179,7 +155,7 @@ func TestErrors(t *testing.T) {
 		t.Run(be.Name, func(t *testing.T) {
 			a := world(t, be)
 			day := "date_from=2026-11-19T00:00:00Z&date_to=2026-11-21T00:00:00Z"
-			many := make([]string, 51)
+			many := make([]string, contacts.MaxIDs+1)
 			for i := range many {
 				many[i] = fmt.Sprint("MLA", i+1)
 			}
@@ -215,11 +191,11 @@ func TestErrors(t *testing.T) {
 				{"bad order", "/items/MLA1/contacts/phone_views/time_window?last=3&unit=day&order=up", 400, bad(`order must be asc or desc, got "up"`)},
 				{"missing ids", "/items/contacts/phone_views/time_window?last=3&unit=day", 400, bad("ids is required: a comma-separated list of item ids")},
 				{"empty ids on an item path", "/items/MLA1/contacts/questions/time_window?ids=&last=3&unit=day", 400, bad("ids is required: a comma-separated list of item ids")},
-				{"too many ids", "/items/contacts/msgapp/time_window?last=3&unit=day&ids=" + strings.Join(many, ","), 400, bad("ids names 51 items; at most 50 are allowed")},
+				{"too many ids", "/items/contacts/msgapp/time_window?last=3&unit=day&ids=" + strings.Join(many, ","), 400, bad(fmt.Sprintf("ids names %d items; at most %d are allowed", contacts.MaxIDs+1, contacts.MaxIDs))},
 				{"invalid token on msgapp", "/items/MLA1/contacts/msgapp?" + day + "&access_token=nope", 401, `{"code":"unauthorized","message":"invalid access token"}`},
 			}
 			for _, c := range cases {
-				expect(t, c.name, a.Do("GET", c.path, nil), c.status, c.body)
+				t.Run(c.name, func(t *testing.T) { a.Do("GET", c.path, nil).Is(t, c.status, c.body) })
 			}
 		})
 	}

@@ -21,7 +21,7 @@ func TestQuestionIDsAcrossPaths(t *testing.T) {
 			for _, id := range []string{"question-1", "question-2", "question-x"} {
 				r := a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]string{
 					{"id": id, "item_id": "MLA1", "type": "question", "date": "2026-11-20T12:00:00Z"}}})
-				expect(t, "reserved id "+id, r, 400, reserved)
+				r.Is(t, 400, reserved)
 			}
 			if n := total(t, a, "/items/MLA1/contacts/questions"); n != 2 {
 				t.Fatalf("a refused event counted: MLA1 questions = %d, want 2", n)
@@ -40,18 +40,18 @@ func TestQuestionIDsAcrossPaths(t *testing.T) {
 			id := fmt.Sprintf("question-%d", q.ID)
 			r = a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]string{
 				{"id": id, "item_id": "MLA1", "type": "question", "date": "2026-11-20T12:00:00Z"}}})
-			expect(t, "question id in a batch", r, 400, reserved)
+			r.Is(t, 400, reserved)
 			r = a.Sandbox("PUT", "/contact_events/"+id, map[string]string{"item_id": "MLA1", "type": "question", "date": "2026-11-20T12:00:00Z"})
-			expect(t, "question id in a put", r, 400, `{"message":"id: ids starting with \"question-\" are reserved for questions asked through POST /questions","error":"bad_request","status":400,
+			r.Is(t, 400, `{"message":"id: ids starting with \"question-\" are reserved for questions asked through POST /questions","error":"bad_request","status":400,
 				"cause":[{"code":"id","message":"ids starting with \"question-\" are reserved for questions asked through POST /questions"}]}`)
 			// Ordinary ids keep their own namespace: the same event sent
 			// twice, once alone and once beside a new question, counts once.
 			ev := map[string]string{"id": "buyer-msg-1", "item_id": "MLA1", "type": "question", "date": "2026-11-20T12:00:00Z"}
-			expect(t, "first send", a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]string{ev}}), 200, `{"accepted":1,"duplicates":0}`)
+			a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]string{ev}}).Is(t, 200, `{"accepted":1,"duplicates":0}`)
 			if r := a.Do("POST", "/questions", map[string]string{"item_id": "MLA1", "text": "¿Envío?"}, apptest.Bearer(buyerToken)...); r.Status != 201 {
 				t.Fatalf("second ask: %d %s", r.Status, r.Body)
 			}
-			expect(t, "second send", a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]string{ev, ev}}), 200, `{"accepted":0,"duplicates":2}`)
+			a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]string{ev, ev}}).Is(t, 200, `{"accepted":0,"duplicates":2}`)
 			if n := total(t, a, "/items/MLA1/contacts/questions"); n != 5 {
 				t.Errorf("MLA1 questions = %d, want 5 (2 events, 2 questions asked, 1 event sent three times)", n)
 			}

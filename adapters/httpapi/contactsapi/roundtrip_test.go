@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/feria/feria/core/contacts"
 	"github.com/feria/feria/test/apptest"
 	"github.com/feria/feria/test/testenv"
 )
@@ -17,7 +18,7 @@ func TestOneRedisRoundTripPerRequest(t *testing.T) {
 			a := world(t, be)
 			rc := &testenv.RoundTrips{}
 			a.Deps.Redis.AddHook(rc)
-			ids := make([]string, 50)
+			ids := make([]string, contacts.MaxIDs)
 			for i := range ids {
 				ids[i] = []string{"MLA1", "MLA2", "MLA3"}[i%3]
 			}
@@ -43,7 +44,7 @@ func TestOneRedisRoundTripPerRequest(t *testing.T) {
 			}
 			rc.Single.Store(0)
 			rc.Pipelines.Store(0)
-			expect(t, "batch", a.Sandbox("POST", "/contact_events", map[string]any{"events": events}), 200, `{"accepted":1000,"duplicates":0}`)
+			a.Sandbox("POST", "/contact_events", map[string]any{"events": events}).Is(t, 200, `{"accepted":1000,"duplicates":0}`)
 			if rc.Single.Load() != 1 || rc.Pipelines.Load() != 0 {
 				t.Errorf("a batch of 1000 events: %d single commands and %d pipelines, want one script call", rc.Single.Load(), rc.Pipelines.Load())
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/test/apptest"
 )
 
@@ -32,7 +33,7 @@ func TestContactEvents(t *testing.T) {
 				{"id": "q4", "item_id": "MLA1", "type": "question", "date": "2026-11-20T01:00:00Z"},
 				{"id": "q4", "item_id": "MLA1", "type": "question", "date": "2026-11-20T01:00:00Z"},
 			}})
-			expect(t, "duplicates", r, 200, `{"accepted":1,"duplicates":3}`)
+			r.Is(t, 200, `{"accepted":1,"duplicates":3}`)
 			if n := total(t, a, "/items/MLA1/contacts/questions"); n != 3 {
 				t.Errorf("MLA1 questions = %d, want 3", n)
 			}
@@ -42,44 +43,40 @@ func TestContactEvents(t *testing.T) {
 				{"id": "n1", "item_id": "MLA1", "type": "question", "date": "2026-11-20T01:00:00Z"},
 				{"id": "n2", "item_id": "MLA404", "type": "question", "date": "2026-11-20T01:00:00Z"},
 			}})
-			expect(t, "unknown item", r, 404, `{"message":"item MLA404 not found","error":"not_found","status":404,"cause":[]}`)
+			r.Is(t, 404, `{"message":"item MLA404 not found","error":"not_found","status":404,"cause":[]}`)
 			// A bad field refuses it too, naming the field.
 			r = a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]string{
 				{"id": "n1", "item_id": "MLA1", "type": "question", "date": "2026-11-20T01:00:00Z"},
 				{"id": "n3", "item_id": "MLA1", "type": "call", "date": "2026-11-20T01:00:00Z"},
 			}})
-			expect(t, "bad type", r, 400, `{"message":"events[1].type: type must be question, phone_view or msgapp, got \"call\"","error":"bad_request","status":400,
+			r.Is(t, 400, `{"message":"events[1].type: type must be question, phone_view or msgapp, got \"call\"","error":"bad_request","status":400,
 				"cause":[{"code":"events[1].type","message":"type must be question, phone_view or msgapp, got \"call\""}]}`)
 			r = a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]any{
 				{"id": "n1", "item_id": "MLA1", "type": "question", "date": "2026-11-20T01:00:00Z"},
 				{"id": "n4", "item_id": "MLA1", "type": "question", "date": "tomorrow"},
 			}})
-			expect(t, "bad date", r, 400, `{"message":"events[1].date: date \"tomorrow\" is not an ISO 8601 date-time such as 2026-11-20T00:00:00Z or 2026-11-20T00:00:00-03:00","error":"bad_request","status":400,
+			r.Is(t, 400, `{"message":"events[1].date: date \"tomorrow\" is not an ISO 8601 date-time such as 2026-11-20T00:00:00Z or 2026-11-20T00:00:00-03:00","error":"bad_request","status":400,
 				"cause":[{"code":"events[1].date","message":"date \"tomorrow\" is not an ISO 8601 date-time such as 2026-11-20T00:00:00Z or 2026-11-20T00:00:00-03:00"}]}`)
 			r = a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]any{{"id": 5, "item_id": "MLA1", "type": "question", "date": "2026-11-20"}}})
-			expect(t, "id of the wrong type", r, 400, `{"message":"events[0].id must be a string","error":"bad_request","status":400,"cause":[{"code":"events[0].id","message":"events[0].id must be a string"}]}`)
+			r.Is(t, 400, `{"message":"events[0].id must be a string","error":"bad_request","status":400,"cause":[{"code":"events[0].id","message":"events[0].id must be a string"}]}`)
 			r = a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]any{{"item_id": "MLA1", "type": "question", "date": "2026-11-20"}}})
-			expect(t, "missing id", r, 400, `{"message":"events[0].id: id is required: a non-empty string","error":"bad_request","status":400,"cause":[{"code":"events[0].id","message":"id is required: a non-empty string"}]}`)
+			r.Is(t, 400, `{"message":"events[0].id: id is required: a non-empty string","error":"bad_request","status":400,"cause":[{"code":"events[0].id","message":"id is required: a non-empty string"}]}`)
 			r = a.Sandbox("POST", "/contact_events", map[string]any{})
-			expect(t, "missing events", r, 400, `{"message":"events is required: an array of events","error":"bad_request","status":400,"cause":[{"code":"events","message":"events is required"}]}`)
+			r.Is(t, 400, `{"message":"events is required: an array of events","error":"bad_request","status":400,"cause":[{"code":"events","message":"events is required"}]}`)
 			if r := a.Sandbox("POST", "/contact_events", `{"events": "x"}`); r.Status != 400 || !strings.Contains(string(r.Body), `"events`) {
 				t.Errorf("events not an array: %d %s", r.Status, r.Body)
 			}
 			if n := total(t, a, "/items/MLA1/contacts/questions"); n != 3 {
 				t.Errorf("a refused batch counted: MLA1 questions = %d, want 3", n)
 			}
-			expect(t, "empty batch", a.Sandbox("POST", "/contact_events", map[string]any{"events": []any{}}), 200, `{"accepted":0,"duplicates":0}`)
+			a.Sandbox("POST", "/contact_events", map[string]any{"events": []any{}}).Is(t, 200, `{"accepted":0,"duplicates":0}`)
 
 			// PUT one event, again (a duplicate), GET it.
 			body := map[string]string{"item_id": "MLA2", "type": "msgapp", "date": "2026-11-20T08:00:00-03:00"}
-			expect(t, "put", a.Sandbox("PUT", "/contact_events/e-put", body), 200,
-				`{"id":"e-put","item_id":"MLA2","type":"msgapp","date":"2026-11-20T11:00:00Z","duplicate":false}`)
-			expect(t, "put again", a.Sandbox("PUT", "/contact_events/e-put", body), 200,
-				`{"id":"e-put","item_id":"MLA2","type":"msgapp","date":"2026-11-20T11:00:00Z","duplicate":true}`)
-			expect(t, "get", a.Sandbox("GET", "/contact_events/e-put", nil), 200,
-				`{"id":"e-put","item_id":"MLA2","type":"msgapp","date":"2026-11-20T11:00:00Z"}`)
-			expect(t, "get unknown", a.Sandbox("GET", "/contact_events/nope", nil), 404,
-				`{"message":"contact event \"nope\" not found","error":"not_found","status":404,"cause":[]}`)
+			a.Sandbox("PUT", "/contact_events/e-put", body).Is(t, 200, `{"id":"e-put","item_id":"MLA2","type":"msgapp","date":"2026-11-20T11:00:00Z","duplicate":false}`)
+			a.Sandbox("PUT", "/contact_events/e-put", body).Is(t, 200, `{"id":"e-put","item_id":"MLA2","type":"msgapp","date":"2026-11-20T11:00:00Z","duplicate":true}`)
+			a.Sandbox("GET", "/contact_events/e-put", nil).Is(t, 200, `{"id":"e-put","item_id":"MLA2","type":"msgapp","date":"2026-11-20T11:00:00Z"}`)
+			a.Sandbox("GET", "/contact_events/nope", nil).Is(t, 404, `{"message":"contact event \"nope\" not found","error":"not_found","status":404,"cause":[]}`)
 			if n := total(t, a, "/users/7/contacts/msgapp"); n != 2 {
 				t.Errorf("seller 7 msgapp = %d, want 2", n)
 			}
@@ -90,7 +87,7 @@ func TestContactEvents(t *testing.T) {
 				{"id": "f1", "item_id": "MLA3", "type": "phone_view", "date": "2026-11-20T05:00:00Z"},
 				{"id": "f2", "item_id": "MLA404", "type": "phone_view", "date": "2026-11-20T05:00:00Z"},
 			}})
-			expect(t, "bad fixtures", r, 400, `{"message":"contact_events[1]: item MLA404 not found","error":"bad_request","status":400,
+			r.Is(t, 400, `{"message":"contact_events[1]: item MLA404 not found","error":"bad_request","status":400,
 				"cause":[{"code":"contact_events[1]","message":"item MLA404 not found"}]}`)
 			if n := total(t, a, "/items/MLA3/contacts/phone_views"); n != 0 {
 				t.Errorf("a refused fixtures load counted %d events", n)
@@ -111,8 +108,8 @@ func TestContactEvents(t *testing.T) {
 			if n := total(t, a, "/users/7/contacts/questions"); n != 0 {
 				t.Errorf("after reset seller 7 questions = %d, want 0", n)
 			}
-			expect(t, "ids counted again after reset", a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]string{
-				{"id": "q1", "item_id": "MLA1", "type": "question", "date": "2026-11-19T23:30:00Z"}}}), 200, `{"accepted":1,"duplicates":0}`)
+			a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]string{
+				{"id": "q1", "item_id": "MLA1", "type": "question", "date": "2026-11-19T23:30:00Z"}}}).Is(t, 200, `{"accepted":1,"duplicates":0}`)
 		})
 	}
 }
@@ -125,7 +122,7 @@ func TestQuestions(t *testing.T) {
 			r := a.Do("POST", "/questions", map[string]string{"item_id": "MLA1", "text": "  ¿Hacen envíos?  "}, buyer...)
 			var q struct{ ID int64 }
 			r.JSON(t, &q)
-			expect(t, "ask", r, 201, fmt.Sprintf(`{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Hacen envíos?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"}`, q.ID))
+			r.Is(t, 201, fmt.Sprintf(`{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Hacen envíos?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"}`, q.ID))
 			r2 := a.Do("POST", "/questions", map[string]string{"item_id": "MLA1", "text": "¿Color?"}, buyer...)
 			var q2 struct{ ID int64 }
 			r2.JSON(t, &q2)
@@ -139,17 +136,16 @@ func TestQuestions(t *testing.T) {
 			if n := total(t, a, "/users/7/contacts/questions"); n != 5 {
 				t.Errorf("seller 7 questions = %d, want 5", n)
 			}
-			expect(t, "question event stored", a.Sandbox("GET", fmt.Sprintf("/contact_events/question-%d", q.ID), nil), 200,
-				fmt.Sprintf(`{"id":"question-%d","item_id":"MLA1","type":"question","date":"2026-11-20T12:00:00Z"}`, q.ID))
+			a.Sandbox("GET", fmt.Sprintf("/contact_events/question-%d", q.ID), nil).Is(t, 200, fmt.Sprintf(`{"id":"question-%d","item_id":"MLA1","type":"question","date":"2026-11-20T12:00:00Z"}`, q.ID))
 
-			expect(t, "inbox", a.Do("GET", "/questions/search?item_id=MLA1", nil, seller...), 200, fmt.Sprintf(`{"questions":[
+			a.Do("GET", "/questions/search?item_id=MLA1", nil, seller...).Is(t, 200, fmt.Sprintf(`{"questions":[
 				{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Color?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"},
 				{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Hacen envíos?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"}],
 				"paging":{"total":2,"offset":0,"limit":50}}`, q2.ID, q.ID))
-			expect(t, "inbox paged", a.Do("GET", "/questions/search?item_id=MLA1&limit=1&offset=1&access_token="+sellerToken, nil), 200, fmt.Sprintf(`{"questions":[
+			a.Do("GET", "/questions/search?item_id=MLA1&limit=1&offset=1&access_token="+sellerToken, nil).Is(t, 200, fmt.Sprintf(`{"questions":[
 				{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Hacen envíos?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"}],
 				"paging":{"total":2,"offset":1,"limit":1}}`, q.ID))
-			expect(t, "empty inbox", a.Do("GET", "/questions/search?item_id=MLA2", nil, seller...), 200, `{"questions":[],"paging":{"total":0,"offset":0,"limit":50}}`)
+			a.Do("GET", "/questions/search?item_id=MLA2", nil, seller...).Is(t, 200, `{"questions":[],"paging":{"total":0,"offset":0,"limit":50}}`)
 
 			long := strings.Repeat("a", 2001)
 			cases := []struct {
@@ -175,10 +171,11 @@ func TestQuestions(t *testing.T) {
 				{"inbox of a buyer", "GET", "/questions/search?item_id=MLA1", nil, buyer, 403, `{"code":"forbidden","message":"only the seller of item MLA1 may read its questions"}`},
 				{"inbox without item_id", "GET", "/questions/search", nil, seller, 400, `{"code":"bad_request","message":"item_id is required"}`},
 				{"inbox of an unknown item", "GET", "/questions/search?item_id=MLA404", nil, seller, 404, `{"code":"not_found","message":"item MLA404 not found"}`},
-				{"inbox with a bad limit", "GET", "/questions/search?item_id=MLA1&limit=500", nil, seller, 400, `{"code":"bad_request","message":"limit must be at most 200, got 500"}`},
+				{"inbox with a bad limit", "GET", fmt.Sprintf("/questions/search?item_id=MLA1&limit=%d", paging.MaxLimit+1), nil, seller, 400,
+					fmt.Sprintf(`{"code":"bad_request","message":"limit must be at most %d, got %d"}`, paging.MaxLimit, paging.MaxLimit+1)},
 			}
 			for _, c := range cases {
-				expect(t, c.name, a.Do(c.method, c.path, c.body, c.headers...), c.status, c.want)
+				t.Run(c.name, func(t *testing.T) { a.Do(c.method, c.path, c.body, c.headers...).Is(t, c.status, c.want) })
 			}
 			if n := total(t, a, "/items/MLA1/contacts/questions"); n != 4 {
 				t.Errorf("refused questions were counted: %d, want 4", n)
@@ -195,18 +192,17 @@ func TestRedisDown(t *testing.T) {
 			a := world(t, be)
 			a.Deps.Redis.Close()
 			unavailable := `{"code":"service_unavailable","message":"counters are unavailable, retry later"}`
-			expect(t, "total", a.Do("GET", "/items/MLA1/contacts/questions?"+total19to21, nil), 503, unavailable)
-			expect(t, "window", a.Do("GET", "/items/contacts/msgapp/time_window?ids=MLA1&last=3&unit=day", nil), 503, unavailable)
-			expect(t, "ask", a.Do("POST", "/questions", map[string]string{"item_id": "MLA1", "text": "x"}, apptest.Bearer(buyerToken)...), 503, unavailable)
+			a.Do("GET", "/items/MLA1/contacts/questions?"+total19to21, nil).Is(t, 503, unavailable)
+			a.Do("GET", "/items/contacts/msgapp/time_window?ids=MLA1&last=3&unit=day", nil).Is(t, 503, unavailable)
+			a.Do("POST", "/questions", map[string]string{"item_id": "MLA1", "text": "x"}, apptest.Bearer(buyerToken)...).Is(t, 503, unavailable)
 			r := a.Do("GET", "/questions/search?item_id=MLA1", nil, apptest.Bearer(sellerToken)...)
 			var v struct{ Paging struct{ Total int } }
 			r.JSON(t, &v)
 			if r.Status != 200 || v.Paging.Total != 0 {
 				t.Errorf("a question was stored without its count: %d %s", r.Status, r.Body)
 			}
-			expect(t, "sandbox ingest", a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]string{
-				{"id": "x", "item_id": "MLA1", "type": "question", "date": "2026-11-19T23:30:00Z"}}}), 503,
-				`{"message":"counters are unavailable, retry later","error":"service_unavailable","status":503,"cause":[]}`)
+			a.Sandbox("POST", "/contact_events", map[string]any{"events": []map[string]string{
+				{"id": "x", "item_id": "MLA1", "type": "question", "date": "2026-11-19T23:30:00Z"}}}).Is(t, 503, `{"message":"counters are unavailable, retry later","error":"service_unavailable","status":503,"cause":[]}`)
 		})
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feria/feria/core/fiscal"
+	"github.com/feria/feria/core/messaging"
 	"github.com/feria/feria/test/apptest"
 )
 
@@ -37,42 +39,42 @@ func TestFiscalDocuments(t *testing.T) {
 }
 
 func testAuth(t *testing.T, a *apptest.App) {
-	missing := errBody(403, "access_token_not_granted", "access token not granted")
+	missing := apptest.Err(403, "access_token_not_granted", "access token not granted")
 	p := docsPath(packMLA)
 	for _, c := range []struct{ method, path string }{
 		{"POST", p}, {"GET", p}, {"GET", p + "/x"}, {"DELETE", p}, {"POST", p + "/billing_info"},
 		{"GET", "/messages/packs/1001"}, {"GET", "/my/notifications"},
 	} {
-		wantJSON(t, a.Do(c.method, c.path, nil), 403, missing)
-		wantJSON(t, a.Do(c.method, c.path+"?access_token=nope", nil), 401, errBody(401, "unauthorized", "invalid access token"))
-		wantJSON(t, a.Do(c.method, c.path, nil, apptest.Bearer("nope")...), 401, errBody(401, "unauthorized", "invalid access token"))
+		a.Do(c.method, c.path, nil).Is(t, 403, missing)
+		a.Do(c.method, c.path+"?access_token=nope", nil).Is(t, 401, apptest.Err(401, "unauthorized", "invalid access token"))
+		a.Do(c.method, c.path, nil, apptest.Bearer("nope")...).Is(t, 401, apptest.Err(401, "unauthorized", "invalid access token"))
 	}
 }
 
 func testPackID(t *testing.T, a *apptest.App) {
 	h := apptest.Bearer(tok(seller))
 	for raw, want := range map[string]string{
-		"abc":                   errBody(400, "bad_request", `pack id must be numeric, got "abc"`, [2]string{"pack_id", "pack_id must be numeric"}),
-		"0":                     errBody(400, "bad_request", "pack id must be positive, got 0", [2]string{"pack_id", "pack_id must be a positive integer"}),
-		"-7":                    errBody(400, "bad_request", "pack id must be positive, got -7", [2]string{"pack_id", "pack_id must be a positive integer"}),
-		"":                      errBody(400, "bad_request", "pack id is empty", [2]string{"pack_id", "pack_id is required"}),
-		fmt.Sprint(orderInPack): errBody(400, "bad_request", "pack 9001 does not exist: no order is part of it", [2]string{"pack_id", "order not part of a pack"}),
-		"777":                   errBody(400, "bad_request", "pack 777 does not exist: no order is part of it", [2]string{"pack_id", "order not part of a pack"}),
+		"abc":                   apptest.Err(400, "bad_request", `pack id must be numeric, got "abc"`, "pack_id", "pack_id must be numeric"),
+		"0":                     apptest.Err(400, "bad_request", "pack id must be positive, got 0", "pack_id", "pack_id must be a positive integer"),
+		"-7":                    apptest.Err(400, "bad_request", "pack id must be positive, got -7", "pack_id", "pack_id must be a positive integer"),
+		"":                      apptest.Err(400, "bad_request", "pack id is empty", "pack_id", "pack_id is required"),
+		fmt.Sprint(orderInPack): apptest.Err(400, "bad_request", "pack 9001 does not exist: no order is part of it", "pack_id", "order not part of a pack"),
+		"777":                   apptest.Err(400, "bad_request", "pack 777 does not exist: no order is part of it", "pack_id", "order not part of a pack"),
 	} {
 		p := docsPath(raw)
-		wantJSON(t, a.Do("GET", p, nil, h...), 400, want)
-		wantJSON(t, a.Do("DELETE", p, nil, h...), 400, want)
-		wantJSON(t, a.Do("GET", p+"/abc", nil, h...), 400, want)
-		wantJSON(t, a.Do("POST", p+"/billing_info", `{"text":"hola"}`, h...), 400, want)
-		wantJSON(t, upload(a, p, tok(seller), pdfFile("f.pdf")), 400, want)
+		a.Do("GET", p, nil, h...).Is(t, 400, want)
+		a.Do("DELETE", p, nil, h...).Is(t, 400, want)
+		a.Do("GET", p+"/abc", nil, h...).Is(t, 400, want)
+		a.Do("POST", p+"/billing_info", `{"text":"hola"}`, h...).Is(t, 400, want)
+		upload(a, p, tok(seller), pdfFile("f.pdf")).Is(t, 400, want)
 	}
 }
 
 func testForbidden(t *testing.T, a *apptest.App) {
-	notAuthorized := errBody(403, "forbidden", "caller is not authorized to access the fiscal documents of this pack")
-	sellerOnly := errBody(403, "forbidden", "only the seller of the pack may do this")
-	brazil := errBody(403, "forbidden", "fiscal documents are not available on this site")
-	fulfil := errBody(403, "forbidden", "fiscal documents are not available for Chilean packs shipped by fulfillment")
+	notAuthorized := apptest.Err(403, "forbidden", "caller is not authorized to access the fiscal documents of this pack")
+	sellerOnly := apptest.Err(403, "forbidden", "only the seller of the pack may do this")
+	brazil := apptest.Err(403, "forbidden", "fiscal documents are not available on this site")
+	fulfil := apptest.Err(403, "forbidden", "fiscal documents are not available for Chilean packs shipped by fulfillment")
 	cases := []struct {
 		name  string
 		pack  int
@@ -93,17 +95,17 @@ func testForbidden(t *testing.T, a *apptest.App) {
 			p := docsPath(c.pack)
 			h := apptest.Bearer(c.token)
 			if c.upload {
-				wantJSON(t, upload(a, p, c.token, pdfFile("f.pdf")), 403, c.want)
+				upload(a, p, c.token, pdfFile("f.pdf")).Is(t, 403, c.want)
 			}
 			if c.list {
-				wantJSON(t, a.Do("GET", p+"?access_token="+c.token, nil), 403, c.want)
-				wantJSON(t, a.Do("GET", p+"/x", nil, h...), 403, c.want)
+				a.Do("GET", p+"?access_token="+c.token, nil).Is(t, 403, c.want)
+				a.Do("GET", p+"/x", nil, h...).Is(t, 403, c.want)
 			}
 			if c.del {
-				wantJSON(t, a.Do("DELETE", p, nil, h...), 403, c.want)
+				a.Do("DELETE", p, nil, h...).Is(t, 403, c.want)
 			}
 			if c.billing {
-				wantJSON(t, a.Do("POST", p+"/billing_info", `{"text":"hola"}`, h...), 403, c.want)
+				a.Do("POST", p+"/billing_info", `{"text":"hola"}`, h...).Is(t, 403, c.want)
 			}
 		})
 	}
@@ -130,10 +132,10 @@ type listAnswer struct {
 func testLifecycle(t *testing.T, a *apptest.App) {
 	p := docsPath(orderAlone)
 	sh, bh := apptest.Bearer(tok(seller)), apptest.Bearer(tok(buyer))
-	noDocs := errBody(404, "not_found", "the pack has no fiscal documents")
-	wantJSON(t, a.Do("GET", p, nil, sh...), 404, noDocs)
-	wantJSON(t, a.Do("GET", p+"?access_token="+tok(buyer), nil), 404, noDocs)
-	wantJSON(t, a.Do("DELETE", p, nil, sh...), 404, noDocs)
+	noDocs := apptest.Err(404, "not_found", "the pack has no fiscal documents")
+	a.Do("GET", p, nil, sh...).Is(t, 404, noDocs)
+	a.Do("GET", p+"?access_token="+tok(buyer), nil).Is(t, 404, noDocs)
+	a.Do("DELETE", p, nil, sh...).Is(t, 404, noDocs)
 
 	// none → 1 document (a lone PDF)
 	r := upload(a, p, tok(seller), pdfFile("factura A-0001.pdf"))
@@ -144,7 +146,7 @@ func testLifecycle(t *testing.T, a *apptest.App) {
 	pdfID := up.IDs[0][4:]
 	wantKeys(t, r.Body, "ids")
 	// same type again → 409 (state table)
-	wantJSON(t, upload(a, p, tok(seller), pdfFile("again.pdf")), 409, errBody(409, "conflict", "the pack already has a pdf file"))
+	upload(a, p, tok(seller), pdfFile("again.pdf")).Is(t, 409, apptest.Err(409, "conflict", "the pack already has a pdf file"))
 	// 1 → 2: the XML beside its stored PDF
 	r = upload(a, p, tok(seller), part{"fiscal_document", "factura.xml", "text/xml", xmlBytes})
 	if r.Status != 201 || json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 || !strings.HasPrefix(up.IDs[0], "101_") {
@@ -152,7 +154,7 @@ func testLifecycle(t *testing.T, a *apptest.App) {
 	}
 	xmlID := up.IDs[0][4:]
 	// a third file → 409
-	wantJSON(t, upload(a, p, tok(seller), pdfFile("third.pdf")), 409, errBody(409, "conflict", "the pack already has the maximum number of files"))
+	upload(a, p, tok(seller), pdfFile("third.pdf")).Is(t, 409, apptest.Err(409, "conflict", "the pack already has the maximum number of files"))
 
 	// seller (header) and buyer (query) see both, with plain uuids
 	for _, r := range []apptest.Response{a.Do("GET", p, nil, sh...), a.Do("GET", p+"?access_token="+tok(buyer), nil)} {
@@ -192,23 +194,17 @@ func testLifecycle(t *testing.T, a *apptest.App) {
 			t.Fatalf("download %s: %d %v %q", c.id, r.Status, r.Header, r.Body)
 		}
 	}
-	wantJSON(t, a.Do("GET", p+"/"+"00000000-0000-4000-8000-000000000000", nil, bh...), 400,
-		errBody(400, "bad_request", "fiscal document 00000000-0000-4000-8000-000000000000 does not exist in pack 9004",
-			[2]string{"fiscal_document_id", "fiscal document id does not exist"}))
-	wantJSON(t, a.Do("GET", p+"/999_"+pdfID, nil, bh...), 400,
-		errBody(400, "bad_request", "fiscal document 999_"+pdfID+" does not exist in pack 9004",
-			[2]string{"fiscal_document_id", "fiscal document id does not exist"}))
+	a.Do("GET", p+"/"+"00000000-0000-4000-8000-000000000000", nil, bh...).Is(t, 400, apptest.Err(400, "bad_request", "fiscal document 00000000-0000-4000-8000-000000000000 does not exist in pack 9004", "fiscal_document_id", "fiscal document id does not exist"))
+	a.Do("GET", p+"/999_"+pdfID, nil, bh...).Is(t, 400, apptest.Err(400, "bad_request", "fiscal document 999_"+pdfID+" does not exist in pack 9004", "fiscal_document_id", "fiscal document id does not exist"))
 
 	// delete: buyer refused; seller removes its documents (query carrier)
-	wantJSON(t, a.Do("DELETE", p, nil, bh...), 403, errBody(403, "forbidden", "only the seller of the pack may do this"))
-	wantJSON(t, a.Do("DELETE", p+"?access_token="+tok(seller), nil), 200,
-		fmt.Sprintf(`{"message": "Fiscal documents deleted: 101_%s, 101_%s"}`, pdfID, xmlID))
+	a.Do("DELETE", p, nil, bh...).Is(t, 403, apptest.Err(403, "forbidden", "only the seller of the pack may do this"))
+	a.Do("DELETE", p+"?access_token="+tok(seller), nil).Is(t, 200, fmt.Sprintf(`{"message": "Fiscal documents deleted: 101_%s, 101_%s"}`, pdfID, xmlID))
 	// removed documents: an empty list, not a 404
-	wantJSON(t, a.Do("GET", p, nil, sh...), 200, fmt.Sprintf(`{"pack_id": %d, "fiscal_documents": []}`, orderAlone))
-	wantJSON(t, a.Do("GET", p, nil, bh...), 200, fmt.Sprintf(`{"pack_id": %d, "fiscal_documents": []}`, orderAlone))
-	wantJSON(t, a.Do("GET", p+"/"+pdfID, nil, sh...), 400,
-		errBody(400, "bad_request", "fiscal document "+pdfID+" does not exist in pack 9004", [2]string{"fiscal_document_id", "fiscal document id does not exist"}))
-	wantJSON(t, a.Do("DELETE", p, nil, sh...), 404, noDocs)
+	a.Do("GET", p, nil, sh...).Is(t, 200, fmt.Sprintf(`{"pack_id": %d, "fiscal_documents": []}`, orderAlone))
+	a.Do("GET", p, nil, bh...).Is(t, 200, fmt.Sprintf(`{"pack_id": %d, "fiscal_documents": []}`, orderAlone))
+	a.Do("GET", p+"/"+pdfID, nil, sh...).Is(t, 400, apptest.Err(400, "bad_request", "fiscal document "+pdfID+" does not exist in pack 9004", "fiscal_document_id", "fiscal document id does not exist"))
+	a.Do("DELETE", p, nil, sh...).Is(t, 404, noDocs)
 
 	// none → 2 documents in one request; the file gone from storage → 404
 	r = upload(a, p, tok(seller), pdfFile("b.pdf"), xmlFile("b.xml"))
@@ -218,14 +214,13 @@ func testLifecycle(t *testing.T, a *apptest.App) {
 	if err := a.Deps.Blobs.Delete(t.Context(), fmt.Sprintf("fiscal/%d/%s", orderAlone, up.IDs[0][4:])); err != nil {
 		t.Fatal(err)
 	}
-	wantJSON(t, a.Do("GET", p+"/"+up.IDs[0][4:], nil, bh...), 404, errBody(404, "not_found", "the file could not be retrieved from storage; retry"))
+	a.Do("GET", p+"/"+up.IDs[0][4:], nil, bh...).Is(t, 404, apptest.Err(404, "not_found", "the file could not be retrieved from storage; retry"))
 }
 
 func testUploadErrors(t *testing.T, a *apptest.App) {
 	p := docsPath(packMLA)
 	s := tok(seller)
-	big := append(append([]byte{}, pdfBytes...), bytes.Repeat([]byte("x"), 1_000_001-len(pdfBytes))...)
-	c := func(field, msg string) [2]string { return [2]string{field, msg} }
+	big := append(append([]byte{}, pdfBytes...), bytes.Repeat([]byte("x"), fiscal.MaxPDFSize+1-len(pdfBytes))...)
 	cases := []struct {
 		name   string
 		parts  []part
@@ -233,32 +228,31 @@ func testUploadErrors(t *testing.T, a *apptest.App) {
 		body   string
 	}{
 		{"missing part", []part{{"other", "a.pdf", "application/pdf", pdfBytes}}, 400,
-			errBody(400, "bad_request", "file is missing: send it in the multipart part fiscal_document")},
+			apptest.Err(400, "bad_request", "file is missing: send it in the multipart part fiscal_document")},
 		{"empty file", []part{{"fiscal_document", "a.pdf", "application/pdf", nil}}, 400,
-			errBody(400, "bad_request", "file a.pdf is empty", c("fiscal_document[0]", "file is empty"))},
+			apptest.Err(400, "bad_request", "file a.pdf is empty", "fiscal_document[0]", "file is empty")},
 		{"empty file name", []part{{"fiscal_document", "", "application/pdf", pdfBytes}}, 400,
-			errBody(400, "bad_request", "file name is empty", c("fiscal_document", "file name is empty"))},
+			apptest.Err(400, "bad_request", "file name is empty", "fiscal_document", "file name is empty")},
 		{"type not allowed", []part{{"fiscal_document", "a.png", "image/png", pdfBytes}}, 400,
-			errBody(400, "bad_request", "file type image/png is not allowed; send application/pdf, application/xml or text/xml", c("fiscal_document[0]", "file type not allowed"))},
+			apptest.Err(400, "bad_request", "file type image/png is not allowed; send application/pdf, application/xml or text/xml", "fiscal_document[0]", "file type not allowed")},
 		{"pdf declared as xml", []part{{"fiscal_document", "a.xml", "application/xml", pdfBytes}}, 400,
-			errBody(400, "bad_request", "file a.xml is declared as xml but its content is pdf", c("fiscal_document[0]", "declared type does not match the content"))},
+			apptest.Err(400, "bad_request", "file a.xml is declared as xml but its content is pdf", "fiscal_document[0]", "declared type does not match the content")},
 		{"xml with trailing garbage", []part{pdfFile("a.pdf"), {"fiscal_document", "a.xml", "text/xml", append(append([]byte{}, xmlBytes...), "junk"...)}}, 400,
-			errBody(400, "bad_request", "file a.xml is neither a PDF nor a well-formed XML document", c("fiscal_document[1]", "file content not allowed"))},
+			apptest.Err(400, "bad_request", "file a.xml is neither a PDF nor a well-formed XML document", "fiscal_document[1]", "file content not allowed")},
 		{"1 MB + 1 byte", []part{{"fiscal_document", "big.pdf", "application/pdf", big}}, 400,
-			errBody(400, "bad_request", "file big.pdf has 1000001 bytes; a PDF may have at most 1000000", c("fiscal_document[0]", "file too large"))},
+			apptest.Err(400, "bad_request", fmt.Sprintf("file big.pdf has %d bytes; a PDF may have at most %d", fiscal.MaxPDFSize+1, fiscal.MaxPDFSize), "fiscal_document[0]", "file too large")},
 		{"three files", []part{pdfFile("a.pdf"), xmlFile("a.xml"), pdfFile("b.pdf")}, 400,
-			errBody(400, "bad_request", "at most 2 files per request, got 3")},
+			apptest.Err(400, "bad_request", fmt.Sprintf("at most %d files per request, got %d", fiscal.MaxFilesPerPack, fiscal.MaxFilesPerPack+1))},
 		{"two of a type", []part{pdfFile("a.pdf"), pdfFile("b.pdf")}, 409,
-			errBody(409, "conflict", "more than one pdf file in one request")},
+			apptest.Err(409, "conflict", "more than one pdf file in one request")},
 		{"lone xml", []part{xmlFile("a.xml")}, 400,
-			errBody(400, "bad_request", "a lone file must be a PDF; an XML is accepted only with its PDF, or once the pack holds it")},
+			apptest.Err(400, "bad_request", "a lone file must be a PDF; an XML is accepted only with its PDF, or once the pack holds it")},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) { wantJSON(t, upload(a, p, s, tc.parts...), tc.status, tc.body) })
+		t.Run(tc.name, func(t *testing.T) { upload(a, p, s, tc.parts...).Is(t, tc.status, tc.body) })
 	}
 	t.Run("not multipart", func(t *testing.T) {
-		wantJSON(t, uploadRaw(a, p, s, "application/pdf", pdfBytes), 400,
-			errBody(400, "bad_request", "the body must be multipart/form-data with the file in the part fiscal_document", c("fiscal_document", "file is missing")))
+		uploadRaw(a, p, s, "application/pdf", pdfBytes).Is(t, 400, apptest.Err(400, "bad_request", "the body must be multipart/form-data with the file in the part fiscal_document", "fiscal_document", "file is missing"))
 	})
 	t.Run("body over 4 MiB", func(t *testing.T) {
 		// fiber's Test reports fasthttp's refusal as an error; over a real
@@ -285,10 +279,10 @@ func testUploadErrors(t *testing.T, a *apptest.App) {
 		}
 		defer res.Body.Close()
 		b, _ := io.ReadAll(res.Body)
-		wantJSON(t, apptest.Response{Status: res.StatusCode, Body: b}, 400, errBody(400, "bad_request", "request body too large"))
+		apptest.Response{Status: res.StatusCode, Body: b}.Is(t, 400, apptest.Err(400, "bad_request", "request body too large"))
 	})
 	// nothing of the refused uploads is stored
-	wantJSON(t, a.Do("GET", p, nil, apptest.Bearer(s)...), 404, errBody(404, "not_found", "the pack has no fiscal documents"))
+	a.Do("GET", p, nil, apptest.Bearer(s)...).Is(t, 404, apptest.Err(404, "not_found", "the pack has no fiscal documents"))
 	t.Run("exactly 10^6 bytes", func(t *testing.T) {
 		r := upload(a, p, s, part{"fiscal_document", "max.pdf", "", big[:1_000_000]})
 		if r.Status != 201 {
@@ -296,8 +290,7 @@ func testUploadErrors(t *testing.T, a *apptest.App) {
 		}
 	})
 	t.Run("pdf and xml beside a stored pdf", func(t *testing.T) {
-		wantJSON(t, upload(a, p, s, pdfFile("a.pdf"), xmlFile("a.xml")), 409,
-			errBody(409, "conflict", "the pack already has the maximum number of files"))
+		upload(a, p, s, pdfFile("a.pdf"), xmlFile("a.xml")).Is(t, 409, apptest.Err(409, "conflict", "the pack already has the maximum number of files"))
 	})
 }
 
@@ -320,22 +313,21 @@ func testBilling(t *testing.T, a *apptest.App) {
 	internal(a.Do("POST", p, "  ", sh...))
 	internal(a.Do("POST", p, "{not json", sh...))
 	internal(a.Do("POST", p, `{"text": 5}`, sh...))
-	wantJSON(t, a.Do("POST", p, `{"text": ""}`, sh...), 400, errBody(400, "bad_request", "text must not be empty", [2]string{"text", "text is required"}))
-	wantJSON(t, a.Do("POST", p, `{}`, sh...), 400, errBody(400, "bad_request", "text must not be empty", [2]string{"text", "text is required"}))
-	wantJSON(t, a.Do("POST", p, map[string]string{"text": strings.Repeat("é", 501)}, sh...), 400,
-		errBody(400, "bad_request", "text has 501 characters; at most 500 are allowed", [2]string{"text", "text too long"}))
+	a.Do("POST", p, `{"text": ""}`, sh...).Is(t, 400, apptest.Err(400, "bad_request", "text must not be empty", "text", "text is required"))
+	a.Do("POST", p, `{}`, sh...).Is(t, 400, apptest.Err(400, "bad_request", "text must not be empty", "text", "text is required"))
+	a.Do("POST", p, map[string]string{"text": strings.Repeat("é", messaging.MaxBillingText+1)}, sh...).Is(t, 400,
+		apptest.Err(400, "bad_request", fmt.Sprintf("text has %d characters; at most %d are allowed", messaging.MaxBillingText+1, messaging.MaxBillingText), "text", "text too long"))
 	for text, rule := range map[string][2]string{
 		"Mandame tus datos por <a href='x'>acá</a>":   {"html", "html is not allowed in messages"},
 		"Seguinos en instagram.com/tienda":            {"social_network_link", "links to social networks are not allowed in messages"},
 		"Completá el formulario en https://bit.ly/x1": {"shortened_link", "shortened links are not allowed in messages"},
 		"Dale idiota, mandá los datos":                {"offensive_language", "offensive language is not allowed in messages"},
 	} {
-		wantJSON(t, a.Do("POST", p, map[string]string{"text": text}, sh...), 406, errBody(406, "not_acceptable", rule[1], rule))
+		a.Do("POST", p, map[string]string{"text": text}, sh...).Is(t, 406, apptest.Err(406, "not_acceptable", rule[1], rule[0], rule[1]))
 	}
-	wantJSON(t, a.Do("POST", docsPath(packMuted)+"/billing_info", `{"text":"hola"}`, apptest.Bearer(tok(mutedSeller))...), 403,
-		errBody(403, "forbidden", "the caller may not use messaging"))
+	a.Do("POST", docsPath(packMuted)+"/billing_info", `{"text":"hola"}`, apptest.Bearer(tok(mutedSeller))...).Is(t, 403, apptest.Err(403, "forbidden", "the caller may not use messaging"))
 
-	wantJSON(t, a.Do("GET", "/messages/packs/1001", nil, sh...), 200, `{"messages": [], "paging": {"total": 0, "offset": 0, "limit": 50}}`)
+	a.Do("GET", "/messages/packs/1001", nil, sh...).Is(t, 200, `{"messages": [], "paging": {"total": 0, "offset": 0, "limit": 50}}`)
 	text := strings.Repeat("ñ", 480) + " CUIT?"
 	var ids []string
 	for _, txt := range []string{text, "Segundo pedido: razón social y CUIT, por favor."} {
@@ -367,8 +359,7 @@ func testBilling(t *testing.T, a *apptest.App) {
 			t.Fatalf("messages: %d %s", r.Status, r.Body)
 		}
 	}
-	wantJSON(t, a.Do("GET", "/messages/packs/1001", nil, apptest.Bearer(tok(stranger))...), 403,
-		errBody(403, "forbidden", "caller is neither the seller nor the buyer of the pack"))
+	a.Do("GET", "/messages/packs/1001", nil, apptest.Bearer(tok(stranger))...).Is(t, 403, apptest.Err(403, "forbidden", "caller is neither the seller nor the buyer of the pack"))
 }
 
 // testCallerHasNoDocuments: the pack changed hands (its order now names
@@ -383,10 +374,10 @@ func testCallerHasNoDocuments(t *testing.T, a *apptest.App) {
 		t.Fatalf("upload: %d %s", r.Status, r.Body)
 	}
 	a.MustLoad(map[string]any{"orders": []any{order(orderID, "MLA", mutedSeller, buyer, pack, "drop_off")}})
-	none := errBody(404, "not_found", "the caller has no fiscal documents in the pack")
+	none := apptest.Err(404, "not_found", "the caller has no fiscal documents in the pack")
 	h := apptest.Bearer(tok(mutedSeller))
-	wantJSON(t, a.Do("GET", p, nil, h...), 404, none)
-	wantJSON(t, a.Do("DELETE", p+"?access_token="+tok(mutedSeller), nil), 404, none)
+	a.Do("GET", p, nil, h...).Is(t, 404, none)
+	a.Do("DELETE", p+"?access_token="+tok(mutedSeller), nil).Is(t, 404, none)
 	var l listAnswer
 	r = a.Do("GET", p, nil, apptest.Bearer(tok(buyer))...)
 	r.JSON(t, &l)
@@ -394,8 +385,7 @@ func testCallerHasNoDocuments(t *testing.T, a *apptest.App) {
 		t.Fatalf("buyer list: %d %s", r.Status, r.Body)
 	}
 	// The former seller is no longer a party to the pack.
-	wantJSON(t, a.Do("GET", p, nil, apptest.Bearer(tok(seller))...), 403,
-		errBody(403, "forbidden", "caller is not authorized to access the fiscal documents of this pack"))
+	a.Do("GET", p, nil, apptest.Bearer(tok(seller))...).Is(t, 403, apptest.Err(403, "forbidden", "caller is not authorized to access the fiscal documents of this pack"))
 }
 
 // wantKeys fails unless body is a JSON object with exactly these keys

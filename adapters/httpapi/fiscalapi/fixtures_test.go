@@ -2,7 +2,6 @@ package fiscalapi_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"mime/multipart"
 	"net/http"
@@ -120,32 +119,4 @@ func uploadRaw(a *apptest.App, path, token, contentType string, body []byte) app
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	return a.Send(req)
-}
-
-// wantJSON fails unless the answer has that status and a body equal (as
-// JSON) to want.
-func wantJSON(t *testing.T, r apptest.Response, status int, want string) {
-	t.Helper()
-	var got, exp any
-	if err := json.Unmarshal(r.Body, &got); err != nil {
-		t.Fatalf("status %d, body not JSON: %s", r.Status, r.Body)
-	}
-	if err := json.Unmarshal([]byte(want), &exp); err != nil {
-		t.Fatalf("bad want %s: %v", want, err)
-	}
-	g, _ := json.Marshal(got)
-	e, _ := json.Marshal(exp)
-	if r.Status != status || !bytes.Equal(g, e) {
-		t.Fatalf("got %d %s\nwant %d %s", r.Status, g, status, e)
-	}
-}
-
-// errBody is shape (a).
-func errBody(status int, code, msg string, causes ...[2]string) string {
-	cs := []map[string]string{}
-	for _, c := range causes {
-		cs = append(cs, map[string]string{"code": c[0], "message": c[1]})
-	}
-	b, _ := json.Marshal(map[string]any{"message": msg, "error": code, "status": status, "cause": cs})
-	return string(b)
 }
