@@ -88,11 +88,11 @@ func allowed(from, imp string) (bool, string) {
 		return isStd(imp) || r == "core/kernel", "core/kernel and core/paging import only the standard library"
 	case isService(from):
 		mod := strings.Split(from, "/")[1]
-		return isStd(imp) || r == "core/kernel" || r == "core/paging" || under(r, "core/"+mod) && !isService(r) ||
+		return isStd(imp) || under(r, "core/kernel") || r == "core/paging" || under(r, "core/"+mod) && !isService(r) ||
 				(strings.HasPrefix(r, "core/") && len(strings.Split(r, "/")) == 2) || under(r, "ports"),
-			"use cases import stdlib, kernel, paging, core types and ports only"
+			"use cases import stdlib, kernel (and its test doubles, kerneltest), paging, core types and ports only"
 	case under(from, "core"):
-		return isStd(imp) || r == "core/kernel" || r == "core/paging" || (strings.HasPrefix(r, "core/") && !isService(r) && len(strings.Split(r, "/")) == 2),
+		return isStd(imp) || under(r, "core/kernel") || r == "core/paging" || (strings.HasPrefix(r, "core/") && !isService(r) && len(strings.Split(r, "/")) == 2),
 			"core/<m> imports stdlib, kernel, paging and other core types only"
 	case under(from, "ports"):
 		return isStd(imp) || (internal && (under(r, "core") && !isService(r) || under(r, "ports"))) ||

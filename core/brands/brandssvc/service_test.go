@@ -3,6 +3,8 @@ package brandssvc_test
 import (
 	"context"
 	"errors"
+	"github.com/feria/feria/core/kernel/kerneltest"
+	"github.com/feria/feria/ports/accountport/accountporttest"
 	"reflect"
 	"testing"
 	"time"
@@ -11,28 +13,17 @@ import (
 	"github.com/feria/feria/core/brands"
 	"github.com/feria/feria/core/brands/brandssvc"
 	"github.com/feria/feria/core/kernel"
-	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/brandsport/brandsporttest"
 )
 
 // users knows 123 and 789; 500 fails as a broken backend would.
-type users struct{ accountport.Service }
-
-var errDown = errors.New("users down")
-
-func (users) User(_ context.Context, id int64) (account.User, error) {
-	switch id {
-	case 123, 789:
-		return account.User{ID: id, SiteID: "MLA", UserType: "brand"}, nil
-	case 500:
-		return account.User{}, errDown
+var (
+	errDown = errors.New("users down")
+	users   = accountporttest.Users{
+		Known: map[int64]account.User{123: {ID: 123, SiteID: "MLA", UserType: "brand"}, 789: {ID: 789, SiteID: "MLA", UserType: "brand"}},
+		Down:  map[int64]error{500: errDown},
 	}
-	return account.User{}, account.ErrUserNotFound
-}
-
-type clock struct{ now time.Time }
-
-func (c *clock) Now() time.Time { return c.now }
+)
 
 var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
@@ -59,7 +50,7 @@ func TestPutBrand(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := brandsporttest.NewMemory()
-			s := brandssvc.New(m, users{}, &clock{t0})
+			s := brandssvc.New(m, users, &kerneltest.Clock{At: t0})
 			b := body()
 			tt.edit(&b)
 			_, err := s.PutBrand(ctx, b)
@@ -81,8 +72,8 @@ func TestPutBrand(t *testing.T) {
 
 	t.Run("defaults, normalized name, dates, idempotent", func(t *testing.T) {
 		m := brandsporttest.NewMemory()
-		c := &clock{t0}
-		s := brandssvc.New(m, users{}, c)
+		c := &kerneltest.Clock{At: t0}
+		s := brandssvc.New(m, users, c)
 		got, err := s.PutBrand(ctx, body())
 		if err != nil {
 			t.Fatal(err)
@@ -93,7 +84,7 @@ func TestPutBrand(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("brand:\n got %#v\nwant %#v", got, want)
 		}
-		c.now = t0.Add(time.Hour)
+		c.At = t0.Add(time.Hour)
 		again, err := s.PutBrand(ctx, body())
 		if err != nil {
 			t.Fatal(err)
@@ -104,7 +95,7 @@ func TestPutBrand(t *testing.T) {
 		changed := body()
 		changed.RelevancePosition = 2
 		got, err = s.PutBrand(ctx, changed)
-		if err != nil || !got.DateCreated.Equal(t0) || !got.LastUpdated.Equal(c.now) {
+		if err != nil || !got.DateCreated.Equal(t0) || !got.LastUpdated.Equal(c.At) {
 			t.Errorf("changed: %v %v %v, want date_created kept, last_updated moved", got.DateCreated, got.LastUpdated, err)
 		}
 		list, err := s.BrandsOfUser(ctx, 123)

@@ -3,6 +3,8 @@ package catalogsvc_test
 import (
 	"context"
 	"errors"
+	"github.com/feria/feria/core/kernel/kerneltest"
+	"github.com/feria/feria/ports/accountport/accountporttest"
 	"reflect"
 	"testing"
 	"time"
@@ -12,45 +14,31 @@ import (
 	"github.com/feria/feria/core/catalog/catalogsvc"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/paging"
-	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/catalogport/catalogporttest"
 )
 
 // users knows seller 123 of MLA and seller 200 of MLB; any other id is
 // unknown, and 500 fails as a broken backend would.
-type users struct{ accountport.Service }
-
-var errDown = errors.New("users down")
-
-func (users) User(_ context.Context, id int64) (account.User, error) {
-	switch id {
-	case 123:
-		return account.User{ID: id, SiteID: "MLA"}, nil
-	case 200:
-		return account.User{ID: id, SiteID: "MLB"}, nil
-	case 500:
-		return account.User{}, errDown
+var (
+	errDown = errors.New("users down")
+	users   = accountporttest.Users{
+		Known: map[int64]account.User{123: {ID: 123, SiteID: "MLA"}, 200: {ID: 200, SiteID: "MLB"}},
+		Down:  map[int64]error{500: errDown},
 	}
-	return account.User{}, account.ErrUserNotFound
-}
-
-// clock is a settable sandbox clock.
-type clock struct{ now time.Time }
-
-func (c *clock) Now() time.Time { return c.now }
+)
 
 var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
-func setup(t *testing.T) (*catalogsvc.Service, *catalogporttest.Memory, *clock) {
+func setup(t *testing.T) (*catalogsvc.Service, *catalogporttest.Memory, *kerneltest.Clock) {
 	t.Helper()
 	m := catalogporttest.NewMemory()
-	c := &clock{now: t0}
+	c := &kerneltest.Clock{At: t0}
 	yes := true
 	cat := catalogporttest.Category("MLA1747", &yes)
 	if err := m.UpsertCategory(context.Background(), cat); err != nil {
 		t.Fatal(err)
 	}
-	return catalogsvc.New(m, users{}, c), m, c
+	return catalogsvc.New(m, users, c), m, c
 }
 
 func str(s string) *string { return &s }
@@ -135,7 +123,7 @@ func TestPutItem(t *testing.T) {
 			t.Errorf("dates: %v %v", got.DateCreated, got.LastUpdated)
 		}
 		// The same body later changes nothing, not even last_updated.
-		c.now = t0.Add(time.Hour)
+		c.At = t0.Add(time.Hour)
 		again, err := s.PutItem(ctx, it)
 		if err != nil {
 			t.Fatal(err)
@@ -188,7 +176,7 @@ func TestPutCatalog(t *testing.T) {
 		if got.AcceptedShippingMethods == nil || got.ShippingPreferences.Logistics[0].Types == nil || !got.DateCreated.Equal(t0) {
 			t.Errorf("category: %+v", got)
 		}
-		c.now = t0.Add(time.Hour)
+		c.At = t0.Add(time.Hour)
 		if got, _ = s.PutCategory(ctx, cat); !got.DateCreated.Equal(t0) || !got.LastModified.Equal(t0) {
 			t.Errorf("same body again: %v %v, want both kept", got.DateCreated, got.LastModified)
 		}
@@ -196,7 +184,7 @@ func TestPutCatalog(t *testing.T) {
 		if got, _ = s.PutCategory(ctx, cat); !got.DateCreated.Equal(t0) || !got.LastModified.Equal(t0.Add(time.Hour)) {
 			t.Errorf("changed: %v %v, want date_created kept, last_modified moved", got.DateCreated, got.LastModified)
 		}
-		c.now = t0
+		c.At = t0
 	})
 	tests := []struct {
 		name    string
@@ -340,7 +328,7 @@ func TestPutItemOfficialStore(t *testing.T) {
 			if err := m.UpsertCategory(ctx, catalogporttest.Category("MLA1747", &yes)); err != nil {
 				t.Fatal(err)
 			}
-			s := catalogsvc.New(m, users{}, &clock{t0}).WithOfficialStores(tt.stores)
+			s := catalogsvc.New(m, users, &kerneltest.Clock{At: t0}).WithOfficialStores(tt.stores)
 			v, err := s.PutItem(ctx, catalog.Item{ID: "MLA1100", SiteID: "MLA", SellerID: 123, Title: "A", CategoryID: "MLA1747", OfficialStoreID: tt.store})
 			if tt.is == nil {
 				if err != nil || !reflect.DeepEqual(v.OfficialStoreID, tt.store) {

@@ -3,6 +3,7 @@ package compatsvc_test
 import (
 	"context"
 	"errors"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"strings"
 	"testing"
 	"time"
@@ -83,7 +84,7 @@ func newEnv(t *testing.T) env {
 		}
 		return nil
 	})
-	svc := compatsvc.New(mem, mem, mem, checker, kernel.ClockFunc(func() time.Time { return now }))
+	svc := compatsvc.New(mem, mem, mem, checker, &kerneltest.Clock{At: now})
 	bg := context.Background()
 	return env{svc: svc, mem: mem,
 		seller: kernel.WithCaller(bg, kernel.Caller{UserID: 123, SiteID: "MLA"}),

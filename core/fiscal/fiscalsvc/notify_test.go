@@ -3,12 +3,12 @@ package fiscalsvc_test
 import (
 	"context"
 	"errors"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/feria/feria/core/fiscal/fiscalsvc"
-	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/notify"
 	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/ports/fiscalport"
@@ -60,7 +60,7 @@ func TestNotifyBuyerOnce(t *testing.T) {
 	f := &feed{m: map[string]notify.Notification{}}
 	m := &mailer{err: errors.New("smtp down")}
 	svc := fiscalsvc.New(fiscalsvc.Deps{Notifications: f, Mailer: m,
-		Clock: kernel.ClockFunc(func() time.Time { return time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC) })})
+		Clock: &kerneltest.Clock{At: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}})
 	n := fiscalport.Notice{ID: "n1", Kind: notify.KindFiscalDocument, PackID: 7, BuyerID: 20, DocumentIDs: []string{"10_a"}}
 	ctx := context.Background()
 	// The mail server refuses: the job fails (asynq retries), the feed entry stays.

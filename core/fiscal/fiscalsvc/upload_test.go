@@ -3,6 +3,7 @@ package fiscalsvc_test
 import (
 	"context"
 	"errors"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"testing"
 	"time"
 
@@ -40,7 +41,7 @@ func setup(docs fiscalport.Documents) (*fiscalsvc.Service, *blobporttest.Memory,
 	blobs := &blobporttest.Memory{}
 	out := outboxporttest.NewMemory()
 	svc := fiscalsvc.New(fiscalsvc.Deps{Documents: docs, Packs: packs{7: {ID: 7, SiteID: "MLA", SellerID: 10, BuyerID: 20}},
-		Files: blobs, Outbox: out, Tx: noTx{}, Clock: kernel.ClockFunc(func() time.Time { return time.Unix(0, 0).UTC() })})
+		Files: blobs, Outbox: out, Tx: noTx{}, Clock: &kerneltest.Clock{At: time.Unix(0, 0).UTC()}})
 	return svc, blobs, out, kernel.WithCaller(context.Background(), kernel.Caller{UserID: 10, SiteID: "MLA"})
 }
 

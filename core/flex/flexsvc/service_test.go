@@ -3,6 +3,8 @@ package flexsvc_test
 import (
 	"context"
 	"errors"
+	"github.com/feria/feria/core/kernel/kerneltest"
+	"github.com/feria/feria/ports/accountport/accountporttest"
 	"reflect"
 	"testing"
 	"time"
@@ -12,7 +14,6 @@ import (
 	"github.com/feria/feria/core/flex/flexsvc"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/sales"
-	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/flexport/flexporttest"
 	"github.com/feria/feria/ports/salesport"
 )
@@ -20,17 +21,7 @@ import (
 var errDown = errors.New("backend down")
 
 // users knows 123; 500 fails as a broken backend would.
-type users struct{ accountport.Service }
-
-func (users) User(_ context.Context, id int64) (account.User, error) {
-	switch id {
-	case 123:
-		return account.User{ID: id, SiteID: "MLA"}, nil
-	case 500:
-		return account.User{}, errDown
-	}
-	return account.User{}, account.ErrUserNotFound
-}
+var users = accountporttest.Users{Known: map[int64]account.User{123: {ID: 123, SiteID: "MLA"}}, Down: map[int64]error{500: errDown}}
 
 // orders knows order 9001 of MLA; 500 fails.
 type orders struct{ salesport.Service }
@@ -45,16 +36,12 @@ func (orders) Order(_ context.Context, id int64) (sales.Order, error) {
 	return sales.Order{}, sales.ErrOrderNotFound
 }
 
-type clock struct{ now time.Time }
-
-func (c *clock) Now() time.Time { return c.now }
-
 var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
-func setup() (*flexsvc.Service, *flexporttest.Memory, *clock) {
+func setup() (*flexsvc.Service, *flexporttest.Memory, *kerneltest.Clock) {
 	m := flexporttest.NewMemory()
-	c := &clock{t0}
-	return flexsvc.New(m, users{}, orders{}, c), m, c
+	c := &kerneltest.Clock{At: t0}
+	return flexsvc.New(m, users, orders{}, c), m, c
 }
 
 // invalid checks an invalid error's message and first cause.
@@ -121,7 +108,7 @@ func TestPutSubscription(t *testing.T) {
 			got.Configuration.Zones[0].Neighborhoods == nil {
 			t.Errorf("subscription: %+v", got)
 		}
-		c.now = t0.Add(time.Hour)
+		c.At = t0.Add(time.Hour)
 		again, err := s.PutSubscription(ctx, body())
 		if err != nil || !reflect.DeepEqual(again, got) {
 			t.Errorf("re-put changed the subscription:\n got %+v %v\nwant %+v", again, err, got)

@@ -3,6 +3,8 @@ package salessvc_test
 import (
 	"context"
 	"errors"
+	"github.com/feria/feria/core/kernel/kerneltest"
+	"github.com/feria/feria/ports/accountport/accountporttest"
 	"testing"
 	"time"
 
@@ -11,7 +13,6 @@ import (
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/sales"
 	"github.com/feria/feria/core/sales/salessvc"
-	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/catalogport"
 	"github.com/feria/feria/ports/salesport"
 )
@@ -32,14 +33,8 @@ func (o *orders) Order(_ context.Context, id int64) (sales.Order, error) {
 }
 func (o *orders) OrdersOfPack(context.Context, int64) ([]sales.Order, error) { return nil, nil }
 
-type users struct{ accountport.Service }
-
-func (users) User(_ context.Context, id int64) (account.User, error) {
-	if id == 999 {
-		return account.User{}, account.ErrUserNotFound
-	}
-	return account.User{ID: id, SiteID: "MLA"}, nil
-}
+// users knows the seller and the buyer of the test's orders.
+var users = accountporttest.NewUsers(account.User{ID: 123, SiteID: "MLA"}, account.User{ID: 456, SiteID: "MLA"})
 
 type items struct{ catalogport.Service }
 
@@ -70,7 +65,7 @@ func TestPutOrderTellsObservers(t *testing.T) {
 	now := t0
 	ob := &observer{}
 	store := &orders{m: map[int64]sales.Order{}}
-	svc := salessvc.New(store, users{}, items{}, tx{}, kernel.ClockFunc(func() time.Time { return now }), ob)
+	svc := salessvc.New(store, users, items{}, tx{}, &kerneltest.Clock{At: now}, ob)
 	o := sales.Order{ID: 1, SiteID: "MLA", SellerID: 123, BuyerID: 456, Status: "paid", Items: []sales.OrderItem{{ItemID: "MLA1100", Quantity: 1}}}
 	if _, err := svc.PutOrder(ctx, o); err != nil {
 		t.Fatal(err)
