@@ -12,12 +12,12 @@ import (
 
 // Tables is the database as the sandbox reset sees it: every table of the
 // schema but bun's migration bookkeeping.
-type Tables struct{ db *bun.DB }
+type Tables struct{ db bun.IDB }
 
 var _ sandboxport.Resetter = Tables{}
 
 // NewTables returns the tables of db.
-func NewTables(db *bun.DB) Tables { return Tables{db: db} }
+func NewTables(db bun.IDB) Tables { return Tables{db: db} }
 
 // Reset empties every table in one transaction. Hand-written SQL: listing
 // and truncating tables has no bun model.

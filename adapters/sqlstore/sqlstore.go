@@ -71,7 +71,7 @@ func IDB(ctx context.Context, db bun.IDB) bun.IDB {
 }
 
 // Tx runs units of work in one database transaction.
-type Tx struct{ DB *bun.DB }
+type Tx struct{ DB bun.IDB }
 
 // RunInTx runs fn in a transaction carried by the context it receives; a
 // nested call joins the outer transaction.

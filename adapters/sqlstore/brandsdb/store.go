@@ -15,12 +15,12 @@ import (
 )
 
 // Store implements brandsport.Store on bun.
-type Store struct{ db *bun.DB }
+type Store struct{ db bun.IDB }
 
 var _ brandsport.Store = (*Store)(nil)
 
 // New returns a store on db.
-func New(db *bun.DB) *Store { return &Store{db: db} }
+func New(db bun.IDB) *Store { return &Store{db: db} }
 
 type brandRow struct {
 	bun.BaseModel `bun:"table:brands"`

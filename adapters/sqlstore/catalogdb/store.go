@@ -18,12 +18,12 @@ import (
 )
 
 // Store implements catalogport.Store on bun.
-type Store struct{ db *bun.DB }
+type Store struct{ db bun.IDB }
 
 var _ catalogport.Store = (*Store)(nil)
 
 // New returns a store on db.
-func New(db *bun.DB) *Store { return &Store{db: db} }
+func New(db bun.IDB) *Store { return &Store{db: db} }
 
 type categoryRow struct {
 	bun.BaseModel `bun:"table:categories"`

@@ -13,7 +13,7 @@ import (
 )
 
 type compatRow struct {
-	bun.BaseModel `bun:"table:compatibilities"`
+	bun.BaseModel `bun:"table:compatibilities,alias:c"`
 
 	ID             string    `bun:"id,pk"`
 	ItemID         string    `bun:"item_id"`
@@ -53,10 +53,12 @@ func (r compatRow) compat() (compat.Compatibility, error) {
 	return c, nil
 }
 
-// compatCols reads a compatibility with its vehicle's name, which only the
-// products table holds.
-const compatCols = `c.id, c.item_id, c.domain_id, c.product_id, c.source, c.creation_source, c.note, c.note_status,
-	c.restrictions, c.date_created, c.last_updated, p.name AS product_name`
+// withProductName selects compatibilities with their vehicle's name, which
+// only the products table holds.
+func (s *Store) withProductName(ctx context.Context, model any) *bun.SelectQuery {
+	return s.idb(ctx).NewSelect().Model(model).ColumnExpr("c.*").ColumnExpr("p.name AS product_name").
+		Join("JOIN products AS p ON p.id = c.product_id")
+}
 
 func rowsToCompat(rs []compatRow) ([]compat.Compatibility, error) {
 	out := make([]compat.Compatibility, 0, len(rs))
@@ -74,8 +76,7 @@ func rowsToCompat(rs []compatRow) ([]compat.Compatibility, error) {
 // vehicle (one request creates many at the same instant).
 func (s *Store) Compatibilities(ctx context.Context, itemID string) ([]compat.Compatibility, error) {
 	var rs []compatRow
-	err := s.idb(ctx).NewRaw(`SELECT `+compatCols+` FROM compatibilities c JOIN products p ON p.id = c.product_id
-		WHERE c.item_id = ? ORDER BY c.date_created, c.product_id`, itemID).Scan(ctx, &rs)
+	err := s.withProductName(ctx, &rs).Where("c.item_id = ?", itemID).Order("c.date_created", "c.product_id").Scan(ctx)
 	if err != nil {
 		return nil, wrap("compatibilities", err)
 	}
@@ -85,8 +86,7 @@ func (s *Store) Compatibilities(ctx context.Context, itemID string) ([]compat.Co
 // Compatibility reads one compatibility of an item.
 func (s *Store) Compatibility(ctx context.Context, itemID, id string) (compat.Compatibility, error) {
 	var r compatRow
-	err := s.idb(ctx).NewRaw(`SELECT `+compatCols+` FROM compatibilities c JOIN products p ON p.id = c.product_id
-		WHERE c.item_id = ? AND c.id = ?`, itemID, id).Scan(ctx, &r)
+	err := s.withProductName(ctx, &r).Where("c.item_id = ?", itemID).Where("c.id = ?", id).Scan(ctx)
 	if err != nil {
 		return compat.Compatibility{}, wrap("compatibility", err)
 	}
@@ -105,7 +105,7 @@ func (s *Store) AddCompatibilities(ctx context.Context, cs []compat.Compatibilit
 			continue
 		}
 		var present []string
-		if err := s.idb(ctx).NewRaw(`SELECT product_id FROM compatibilities WHERE item_id = ?`, c.ItemID).Scan(ctx, &present); err != nil {
+		if err := s.idb(ctx).NewSelect().Model((*compatRow)(nil)).Column("product_id").Where("item_id = ?", c.ItemID).Scan(ctx, &present); err != nil {
 			return nil, wrap("add compatibilities", err)
 		}
 		m := make(map[string]bool, len(present))
@@ -148,8 +148,8 @@ func (s *Store) UpdateCompatibility(ctx context.Context, c compat.Compatibility)
 
 // SetNoteStatus moves a note to status when it is still note.
 func (s *Store) SetNoteStatus(ctx context.Context, id, note, status string, at time.Time) (bool, error) {
-	res, err := s.idb(ctx).NewRaw(`UPDATE compatibilities SET note_status = ?, last_updated = ? WHERE id = ? AND note = ?`,
-		status, at.UTC(), id, note).Exec(ctx)
+	res, err := s.idb(ctx).NewUpdate().Model((*compatRow)(nil)).Set("note_status = ?", status).Set("last_updated = ?", at.UTC()).
+		Where("id = ?", id).Where("note = ?", note).Exec(ctx)
 	if err != nil {
 		return false, wrap("set note status", err)
 	}
@@ -162,20 +162,18 @@ func (s *Store) DeleteCompatibilities(ctx context.Context, itemID string, ids []
 	if ids != nil && len(ids) == 0 {
 		return []string{}, nil
 	}
-	q := `SELECT id FROM compatibilities WHERE item_id = ?`
-	args := []any{itemID}
+	q := s.idb(ctx).NewSelect().Model((*compatRow)(nil)).Column("id").Where("item_id = ?", itemID)
 	if ids != nil {
-		q += ` AND id IN (?)`
-		args = append(args, bun.In(ids))
+		q = q.Where("id IN (?)", bun.In(ids))
 	}
 	var found []string
-	if err := s.idb(ctx).NewRaw(q+` ORDER BY date_created, id`, args...).Scan(ctx, &found); err != nil {
+	if err := q.Order("date_created", "id").Scan(ctx, &found); err != nil {
 		return nil, wrap("delete compatibilities", err)
 	}
 	if len(found) == 0 {
 		return []string{}, nil
 	}
-	if _, err := s.idb(ctx).NewRaw(`DELETE FROM compatibilities WHERE item_id = ? AND id IN (?)`, itemID, bun.In(found)).Exec(ctx); err != nil {
+	if _, err := s.idb(ctx).NewDelete().Model((*compatRow)(nil)).Where("item_id = ?", itemID).Where("id IN (?)", bun.In(found)).Exec(ctx); err != nil {
 		return nil, wrap("delete compatibilities", err)
 	}
 	return found, nil

@@ -20,6 +20,8 @@ func (s *Store) Claims(ctx context.Context, ids []string) (map[string]int, error
 	if len(ids) == 0 {
 		return out, nil
 	}
+	// Hand-written SQL, the fast path: one grouped count over the snapshots
+	// of all the ids, no rows loaded.
 	var rs []countRow
 	err := s.idb(ctx).NewRaw(`SELECT s.compatibility_id AS id, count(*) AS n FROM compat_snapshots s
 		JOIN orders o ON o.id = s.order_id
@@ -52,6 +54,8 @@ func (s *Store) Counts(ctx context.Context, domainID string, itemIDs []string) (
 		dom = " AND c.domain_id = ?"
 		args = append(args, domainID)
 	}
+	// Hand-written SQL, the fast path: the summary counts every item of the
+	// request in two grouped queries instead of loading its compatibilities.
 	var rs []summaryRow
 	err := s.idb(ctx).NewRaw(`SELECT c.item_id, count(*) AS n,
 		SUM(CASE WHEN c.note <> '' THEN 1 ELSE 0 END) AS notes,

@@ -59,6 +59,8 @@ func (s *Store) FamilyProducts(ctx context.Context, sel compat.Selector, limit i
 		return nil, nil
 	}
 	from, args := family(sel)
+	// Hand-written SQL, the fast path: the family is an INTERSECT of one
+	// attribute scan per selector, built by family.
 	var rs []productRow
 	err := s.idb(ctx).NewRaw(`SELECT p.id, p.site_id, p.domain_id, p.name, p.parent_id`+from+` ORDER BY p.id LIMIT ?`,
 		append(args, limit)...).Scan(ctx, &rs)

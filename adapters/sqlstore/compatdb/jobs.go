@@ -3,11 +3,21 @@ package compatdb
 import (
 	"context"
 	"time"
+
+	"github.com/uptrace/bun"
 )
+
+type jobRow struct {
+	bun.BaseModel `bun:"table:compat_jobs"`
+
+	ID     string    `bun:"id,pk"`
+	DoneAt time.Time `bun:"done_at"`
+}
 
 // MarkJobDone records a job id; false when it was recorded before.
 func (s *Store) MarkJobDone(ctx context.Context, id string, at time.Time) (bool, error) {
-	res, err := s.idb(ctx).NewRaw(`INSERT INTO compat_jobs (id, done_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`, id, at.UTC()).Exec(ctx)
+	r := jobRow{ID: id, DoneAt: at.UTC()}
+	res, err := s.idb(ctx).NewInsert().Model(&r).On("CONFLICT (id) DO NOTHING").Exec(ctx)
 	if err != nil {
 		return false, wrap("mark job done", err)
 	}

@@ -12,7 +12,9 @@ import (
 )
 
 type orderRow struct {
-	ID       int64 `bun:"id"`
+	bun.BaseModel `bun:"table:orders"`
+
+	ID       int64 `bun:"id,pk"`
 	SellerID int64 `bun:"seller_id"`
 	HasClaim bool  `bun:"has_claim"`
 }
@@ -20,7 +22,7 @@ type orderRow struct {
 // Order reads what the snapshot needs of an order.
 func (s *Store) Order(ctx context.Context, id int64) (compat.Order, error) {
 	var r orderRow
-	if err := s.idb(ctx).NewRaw(`SELECT id, seller_id, has_claim FROM orders WHERE id = ?`, id).Scan(ctx, &r); err != nil {
+	if err := s.idb(ctx).NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
 		return compat.Order{}, wrap("order", err)
 	}
 	return compat.Order{ID: r.ID, SellerID: r.SellerID, HasClaim: r.HasClaim}, nil
@@ -84,7 +86,8 @@ func (s *Store) MarkSnapshotsDeleted(ctx context.Context, ids []string, at time.
 	if len(ids) == 0 {
 		return nil
 	}
-	_, err := s.idb(ctx).NewRaw(`UPDATE compat_snapshots SET compatibility_deleted = ?, date_updated = ?
-		WHERE compatibility_id IN (?) AND compatibility_deleted = ?`, true, at.UTC(), bun.In(ids), false).Exec(ctx)
+	_, err := s.idb(ctx).NewUpdate().Model((*snapshotRow)(nil)).
+		Set("compatibility_deleted = ?", true).Set("date_updated = ?", at.UTC()).
+		Where("compatibility_id IN (?)", bun.In(ids)).Where("compatibility_deleted = ?", false).Exec(ctx)
 	return wrap("mark snapshots deleted", err)
 }

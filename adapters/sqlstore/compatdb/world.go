@@ -26,6 +26,8 @@ type itemRow struct {
 // Item reads an item with its category's compatibility settings.
 func (s *Store) Item(ctx context.Context, id string) (compat.Item, error) {
 	var r itemRow
+	// Hand-written: the item with its category's settings is one join that
+	// reads clearer as SQL than as a bun relation between two modules' tables.
 	err := s.idb(ctx).NewRaw(`SELECT i.id, i.site_id, i.seller_id, i.title, i.category_id, i.domain_id, i.status,
 		i.catalog_product_id, i.part_number, c.compatibilities AS settings
 		FROM items i LEFT JOIN categories c ON c.id = i.category_id WHERE i.id = ?`, id).Scan(ctx, &r)
@@ -45,7 +47,9 @@ func (s *Store) Item(ctx context.Context, id string) (compat.Item, error) {
 }
 
 type domainRow struct {
-	ID              string `bun:"id"`
+	bun.BaseModel `bun:"table:domains"`
+
+	ID              string `bun:"id,pk"`
 	SiteID          string `bun:"site_id"`
 	Main            bool   `bun:"main"`
 	Compatibilities string `bun:"compatibilities"`
@@ -62,7 +66,7 @@ func (r domainRow) domain() (compat.Domain, error) {
 // Domain reads one dump entry.
 func (s *Store) Domain(ctx context.Context, id string) (compat.Domain, error) {
 	var r domainRow
-	if err := s.idb(ctx).NewRaw(`SELECT id, site_id, main, compatibilities FROM domains WHERE id = ?`, id).Scan(ctx, &r); err != nil {
+	if err := s.idb(ctx).NewSelect().Model(&r).Where("id = ?", id).Scan(ctx); err != nil {
 		return compat.Domain{}, wrap("domain", err)
 	}
 	return r.domain()
@@ -71,7 +75,7 @@ func (s *Store) Domain(ctx context.Context, id string) (compat.Domain, error) {
 // Domains reads the dump of a site, by domain id.
 func (s *Store) Domains(ctx context.Context, siteID string) ([]compat.Domain, error) {
 	var rs []domainRow
-	if err := s.idb(ctx).NewRaw(`SELECT id, site_id, main, compatibilities FROM domains WHERE site_id = ? ORDER BY id`, siteID).Scan(ctx, &rs); err != nil {
+	if err := s.idb(ctx).NewSelect().Model(&rs).Where("site_id = ?", siteID).Order("id").Scan(ctx); err != nil {
 		return nil, wrap("domains", err)
 	}
 	out := make([]compat.Domain, 0, len(rs))
@@ -86,7 +90,9 @@ func (s *Store) Domains(ctx context.Context, siteID string) ([]compat.Domain, er
 }
 
 type productRow struct {
-	ID       string  `bun:"id"`
+	bun.BaseModel `bun:"table:products"`
+
+	ID       string  `bun:"id,pk"`
 	SiteID   string  `bun:"site_id"`
 	DomainID string  `bun:"domain_id"`
 	Name     string  `bun:"name"`
@@ -104,7 +110,7 @@ func (s *Store) Products(ctx context.Context, ids []string) (map[string]compat.P
 		return out, nil
 	}
 	var rs []productRow
-	if err := s.idb(ctx).NewRaw(`SELECT id, site_id, domain_id, name, parent_id FROM products WHERE id IN (?)`, bun.In(ids)).Scan(ctx, &rs); err != nil {
+	if err := s.idb(ctx).NewSelect().Model(&rs).Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
 		return nil, wrap("products", err)
 	}
 	for _, r := range rs {

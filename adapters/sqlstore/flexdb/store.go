@@ -15,12 +15,12 @@ import (
 )
 
 // Store implements flexport.Store on bun.
-type Store struct{ db *bun.DB }
+type Store struct{ db bun.IDB }
 
 var _ flexport.Store = (*Store)(nil)
 
 // New returns a store on db.
-func New(db *bun.DB) *Store { return &Store{db: db} }
+func New(db bun.IDB) *Store { return &Store{db: db} }
 
 type subscriptionRow struct {
 	bun.BaseModel `bun:"table:flex_subscriptions"`

@@ -13,12 +13,12 @@ import (
 )
 
 // Store implements salesport.Orders on bun.
-type Store struct{ db *bun.DB }
+type Store struct{ db bun.IDB }
 
 var _ salesport.Orders = (*Store)(nil)
 
 // New returns a store on db.
-func New(db *bun.DB) *Store { return &Store{db: db} }
+func New(db bun.IDB) *Store { return &Store{db: db} }
 
 type orderRow struct {
 	bun.BaseModel `bun:"table:orders"`

@@ -18,14 +18,14 @@ import (
 
 // Seeder implements compatporttest.Seeder on a bun database.
 type Seeder struct {
-	DB      *bun.DB
+	DB      bun.IDB
 	Catalog *catalogdb.Store
 }
 
 var _ compatporttest.Seeder = Seeder{}
 
 // New returns a seeder on db.
-func New(db *bun.DB) Seeder { return Seeder{DB: db, Catalog: catalogdb.New(db)} }
+func New(db bun.IDB) Seeder { return Seeder{DB: db, Catalog: catalogdb.New(db)} }
 
 var ctx = context.Background()
 
