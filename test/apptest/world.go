@@ -51,3 +51,11 @@ func NewWorld(t testing.TB, be Backend) *App {
 	a.MustLoad(World())
 	return a
 }
+
+// Each runs test once on each backend (Both), as a subtest named after it.
+func Each(t *testing.T, test func(t *testing.T, be Backend)) {
+	t.Helper()
+	for _, be := range Both {
+		t.Run(be.Name, func(t *testing.T) { test(t, be) })
+	}
+}

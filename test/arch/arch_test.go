@@ -1,4 +1,4 @@
-// Package arch checks the dependency rule of ARCHITECTURE.md with `go list`,
+// Package arch checks the dependency rule of docs/architecture.md with `go list`,
 // so that the shape of the code cannot drift.
 package arch
 

@@ -3,8 +3,6 @@
 package brandsapi
 
 import (
-	"context"
-
 	"github.com/feria/feria/adapters/httpapi/sandboxapi"
 	"github.com/feria/feria/core/brands"
 	"github.com/feria/feria/ports/brandsport"
@@ -12,10 +10,6 @@ import (
 
 // Collections are the brands module's sandbox collections.
 func Collections(svc brandsport.Service) []sandboxapi.Collection {
-	return []sandboxapi.Collection{
-		sandboxapi.ByNumber("brands", "brands", "official_store_id", func(ctx context.Context, id int64, b brands.Brand) (brands.Brand, error) {
-			b.ID = id
-			return svc.PutBrand(ctx, b)
-		}, svc.Brand),
-	}
+	named := func(b *brands.Brand, id int64) { b.ID = id }
+	return []sandboxapi.Collection{sandboxapi.ByNumber("brands", "brands", "official_store_id", named, svc.PutBrand, svc.Brand)}
 }

@@ -14,14 +14,14 @@ import (
 
 // Collections are the flex module's sandbox collections, in fixtures order.
 func Collections(svc flexport.Service) []sandboxapi.Collection {
+	put := func(ctx context.Context, b subscriptionBody) (flex.Subscription, error) {
+		return svc.PutSubscription(ctx, b.subscription())
+	}
 	return []sandboxapi.Collection{
-		sandboxapi.ByNumber("flex_subscriptions", "flex/subscriptions", "service_id", func(ctx context.Context, id int64, b subscriptionBody) (flex.Subscription, error) {
-			return svc.PutSubscription(ctx, b.subscription(id))
-		}, svc.Subscription),
-		sandboxapi.ByNumber("shipments", "shipments", "shipment_id", func(ctx context.Context, id int64, sh flex.Shipment) (flex.Shipment, error) {
-			sh.ID = id
-			return svc.PutShipment(ctx, sh)
-		}, svc.Shipment),
+		sandboxapi.ByNumber("flex_subscriptions", "flex/subscriptions", "service_id",
+			func(b *subscriptionBody, id int64) { b.serviceID = id }, put, svc.Subscription),
+		sandboxapi.ByNumber("shipments", "shipments", "shipment_id",
+			func(sh *flex.Shipment, id int64) { sh.ID = id }, svc.PutShipment, svc.Shipment),
 	}
 }
 
@@ -37,6 +37,8 @@ type subscriptionBody struct {
 	// Zones shadows the configuration's zones: a zone is enabled and
 	// selected unless the body says otherwise.
 	Zones []zoneBody `json:"zones"`
+	// serviceID is the path's id.
+	serviceID int64
 }
 
 type zoneBody struct {
@@ -45,7 +47,7 @@ type zoneBody struct {
 	Selected *bool `json:"selected"`
 }
 
-func (b subscriptionBody) subscription(serviceID int64) flex.Subscription {
+func (b subscriptionBody) subscription() flex.Subscription {
 	c := b.Configuration
 	if b.Zones != nil {
 		c.Zones = make([]flex.Zone, len(b.Zones))
@@ -55,7 +57,7 @@ func (b subscriptionBody) subscription(serviceID int64) flex.Subscription {
 			c.Zones[i].Selected = z.Selected == nil || *z.Selected
 		}
 	}
-	return flex.Subscription{ID: serviceID, ServiceID: serviceID, SiteID: b.SiteID, UserID: b.UserID, Mode: b.Mode,
+	return flex.Subscription{ID: b.serviceID, ServiceID: b.serviceID, SiteID: b.SiteID, UserID: b.UserID, Mode: b.Mode,
 		ConfigurationType: b.ConfigurationType, Status: flex.Status{ID: string(b.Status)}, Configuration: c}
 }
 

@@ -3,8 +3,6 @@
 package salesapi
 
 import (
-	"context"
-
 	"github.com/feria/feria/adapters/httpapi/sandboxapi"
 	"github.com/feria/feria/core/sales"
 	"github.com/feria/feria/ports/salesport"
@@ -12,10 +10,6 @@ import (
 
 // Collections are the sales module's sandbox collections.
 func Collections(svc salesport.Service) []sandboxapi.Collection {
-	return []sandboxapi.Collection{
-		sandboxapi.ByNumber("orders", "orders", "order_id", func(ctx context.Context, id int64, o sales.Order) (sales.Order, error) {
-			o.ID = id
-			return svc.PutOrder(ctx, o)
-		}, svc.Order),
-	}
+	named := func(o *sales.Order, id int64) { o.ID = id }
+	return []sandboxapi.Collection{sandboxapi.ByNumber("orders", "orders", "order_id", named, svc.PutOrder, svc.Order)}
 }

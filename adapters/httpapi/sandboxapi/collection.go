@@ -36,21 +36,22 @@ type Deferred interface {
 }
 
 // ByKey is a collection of resources named by a string id: Put decodes the
-// body into a T and gives it to put with the path's id; Get reads by id.
-func ByKey[T, P, G any](name, path string, put func(context.Context, string, T) (P, error), get func(context.Context, string) (G, error)) Collection {
+// body into a T, names it with the path's id (named) and stores it with
+// put; Get reads by id.
+func ByKey[T, P, G any](name, path string, named func(*T, string), put func(context.Context, T) (P, error), get func(context.Context, string) (G, error)) Collection {
 	ident := func(id string) (string, error) { return id, nil }
-	return collection(name, path, ident, put, get)
+	return collection(name, path, ident, named, put, get)
 }
 
 // ByNumber is ByKey for resources named by a positive integer; field names
 // the id in the error of a path id that is not one, which is checked before
 // the body is read.
-func ByNumber[T, P, G any](name, path, field string, put func(context.Context, int64, T) (P, error), get func(context.Context, int64) (G, error)) Collection {
+func ByNumber[T, P, G any](name, path, field string, named func(*T, int64), put func(context.Context, T) (P, error), get func(context.Context, int64) (G, error)) Collection {
 	number := func(raw string) (int64, error) { return httpapi.PositiveID(field, raw) }
-	return collection(name, path, number, put, get)
+	return collection(name, path, number, named, put, get)
 }
 
-func collection[K, T, P, G any](name, path string, parse func(string) (K, error), put func(context.Context, K, T) (P, error), get func(context.Context, K) (G, error)) Collection {
+func collection[K, T, P, G any](name, path string, parse func(string) (K, error), named func(*T, K), put func(context.Context, T) (P, error), get func(context.Context, K) (G, error)) Collection {
 	return Collection{
 		Name: name, Path: path,
 		Put: func(ctx context.Context, raw string, body []byte) (any, error) {
@@ -62,7 +63,8 @@ func collection[K, T, P, G any](name, path string, parse func(string) (K, error)
 			if err := httpapi.DecodeJSON(body, &v); err != nil {
 				return nil, err
 			}
-			return put(ctx, id, v)
+			named(&v, id)
+			return put(ctx, v)
 		},
 		Get: func(ctx context.Context, raw string) (any, error) {
 			id, err := parse(raw)
