@@ -28,6 +28,81 @@ type Config struct {
 	LogLevel          slog.Level
 	ShutdownTimeout   time.Duration
 	WorkerConcurrency int
+	// WorkerRetryDelay is the wait before a failed job runs again; zero is
+	// asynq's growing backoff, the production behaviour.
+	WorkerRetryDelay time.Duration
+	// WorkerDelayedCheck is how often a worker moves retried and scheduled
+	// jobs that are due back to their queue.
+	WorkerDelayedCheck time.Duration
+}
+
+// Variable is one environment variable of the binary.
+type Variable struct {
+	Name string
+	// Default is the value used when the variable is unset or blank; empty
+	// when there is none.
+	Default string
+	// Unset says what an unset variable means when there is no default
+	// value (the README and --help show it in the default column).
+	Unset   string
+	Meaning string
+}
+
+// Variables is every environment variable the binary reads, in the order
+// `feria --help` and the README's table show them. LoadConfig reads exactly
+// these and nothing else; a test holds the README's table to this list.
+var Variables = []Variable{
+	{Name: "HTTP_ADDR", Default: ":8080", Meaning: "address the API listens on"},
+	{Name: "DATA_DIR", Default: "./var", Meaning: "where the embedded backends keep their data"},
+	{Name: "DATABASE_URL", Unset: "SQLite at DATA_DIR/feria.db", Meaning: "PostgreSQL: postgres://user:pass@host:5432/db?sslmode=disable"},
+	{Name: "REDIS_URL", Unset: "an in-process Redis", Meaning: "Redis for counters and job queues: redis://host:6379/0"},
+	{Name: "S3_ENDPOINT", Unset: "files under DATA_DIR/blobs", Meaning: "MinIO/S3 host:port (no scheme) for stored files"},
+	{Name: "S3_ACCESS_KEY", Unset: "none", Meaning: "S3 access key; required with S3_ENDPOINT"},
+	{Name: "S3_SECRET_KEY", Unset: "none", Meaning: "S3 secret key; required with S3_ENDPOINT"},
+	{Name: "S3_BUCKET", Default: "feria", Meaning: "bucket, created at start-up if missing"},
+	{Name: "S3_USE_SSL", Default: "false", Meaning: "TLS to the S3 endpoint"},
+	{Name: "SANDBOX_KEY", Unset: "sandbox disabled (404); the embedded mode makes one and prints it", Meaning: "the X-Sandbox-Key of /sandbox"},
+	{Name: "ADMIN_KEY", Unset: "dashboard disabled", Meaning: "password of user admin on /admin/jobs"},
+	{Name: "SMTP_URL", Unset: "e-mails are logged", Meaning: "smtp://user:pass@host:587 for buyer e-mails"},
+	{Name: "LOG_LEVEL", Default: "info", Meaning: "debug, info, warn or error (JSON logs on stdout)"},
+	{Name: "SHUTDOWN_TIMEOUT", Default: "20s", Meaning: "how long in-flight requests and jobs may finish after SIGTERM"},
+	{Name: "WORKER_CONCURRENCY", Default: "10", Meaning: "jobs processed at once by a worker process"},
+	{Name: "WORKER_RETRY_DELAY", Unset: "a growing backoff: 15-45 s before the first retry, then longer", Meaning: "a duration (e.g. 1s): wait that long before every retry of a failed or abandoned job instead (for tests)"},
+	{Name: "WORKER_DELAYED_CHECK", Default: "5s", Meaning: "how often a worker moves retried and scheduled jobs that are due back to their queue"},
+}
+
+// variable returns the declared variable of name; reading an undeclared
+// one is a programming error that the tests catch.
+func variable(name string) Variable {
+	for _, v := range Variables {
+		if v.Name == name {
+			return v
+		}
+	}
+	panic("app: environment variable " + name + " is not declared in app.Variables")
+}
+
+// DefaultText is the default column of the variable's row.
+func (v Variable) DefaultText() string {
+	if v.Default != "" {
+		return v.Default
+	}
+	return "unset: " + v.Unset
+}
+
+// Help is what `feria --help` prints: the commands and every variable.
+func Help() string {
+	var b strings.Builder
+	b.WriteString(Usage)
+	b.WriteString("\n\nenvironment (a bad value stops start-up with one line naming the variable):\n")
+	for _, v := range Variables {
+		def := "default " + v.Default
+		if v.Default == "" {
+			def = "unset: " + v.Unset
+		}
+		fmt.Fprintf(&b, "  %-22s %s\n  %-22s %s\n", v.Name, v.Meaning, "", def)
+	}
+	return b.String()
 }
 
 // Embedded reports whether every backing service runs inside the process.
@@ -37,37 +112,50 @@ func (c Config) Embedded() bool {
 
 // LoadConfig parses the environment. The error names the offending variable.
 func LoadConfig(getenv func(string) string) (Config, error) {
-	env := func(key, def string) string {
-		if v := strings.TrimSpace(getenv(key)); v != "" {
+	// Every declared variable is read here, once, and nothing else is.
+	vals := make(map[string]string, len(Variables))
+	for _, v := range Variables {
+		vals[v.Name] = getenv(v.Name)
+	}
+	env := func(key string) string {
+		if v := strings.TrimSpace(vals[key]); v != "" {
 			return v
 		}
-		return def
+		return variable(key).Default
 	}
 	c := Config{
-		HTTPAddr:    env("HTTP_ADDR", ":8080"),
-		DataDir:     env("DATA_DIR", "./var"),
-		DatabaseURL: env("DATABASE_URL", ""),
-		RedisURL:    env("REDIS_URL", ""),
-		S3Endpoint:  env("S3_ENDPOINT", ""),
-		S3AccessKey: env("S3_ACCESS_KEY", ""),
-		S3SecretKey: env("S3_SECRET_KEY", ""),
-		S3Bucket:    env("S3_BUCKET", "feria"),
-		SandboxKey:  env("SANDBOX_KEY", ""),
-		AdminKey:    env("ADMIN_KEY", ""),
-		SMTPURL:     env("SMTP_URL", ""),
+		HTTPAddr:    env("HTTP_ADDR"),
+		DataDir:     env("DATA_DIR"),
+		DatabaseURL: env("DATABASE_URL"),
+		RedisURL:    env("REDIS_URL"),
+		S3Endpoint:  env("S3_ENDPOINT"),
+		S3AccessKey: env("S3_ACCESS_KEY"),
+		S3SecretKey: env("S3_SECRET_KEY"),
+		S3Bucket:    env("S3_BUCKET"),
+		SandboxKey:  env("SANDBOX_KEY"),
+		AdminKey:    env("ADMIN_KEY"),
+		SMTPURL:     env("SMTP_URL"),
 	}
 	var err error
-	if c.S3UseSSL, err = strconv.ParseBool(env("S3_USE_SSL", "false")); err != nil {
-		return c, fmt.Errorf("S3_USE_SSL: want true or false, got %q", getenv("S3_USE_SSL"))
+	if c.S3UseSSL, err = strconv.ParseBool(env("S3_USE_SSL")); err != nil {
+		return c, fmt.Errorf("S3_USE_SSL: want true or false, got %q", vals["S3_USE_SSL"])
 	}
-	if err := c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL", "info"))); err != nil {
-		return c, fmt.Errorf("LOG_LEVEL: want debug, info, warn or error, got %q", getenv("LOG_LEVEL"))
+	if err := c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL"))); err != nil {
+		return c, fmt.Errorf("LOG_LEVEL: want debug, info, warn or error, got %q", vals["LOG_LEVEL"])
 	}
-	if c.ShutdownTimeout, err = time.ParseDuration(env("SHUTDOWN_TIMEOUT", "20s")); err != nil || c.ShutdownTimeout <= 0 {
-		return c, fmt.Errorf("SHUTDOWN_TIMEOUT: want a positive duration such as 20s, got %q", getenv("SHUTDOWN_TIMEOUT"))
+	if c.ShutdownTimeout, err = time.ParseDuration(env("SHUTDOWN_TIMEOUT")); err != nil || c.ShutdownTimeout <= 0 {
+		return c, fmt.Errorf("SHUTDOWN_TIMEOUT: want a positive duration such as 20s, got %q", vals["SHUTDOWN_TIMEOUT"])
 	}
-	if c.WorkerConcurrency, err = strconv.Atoi(env("WORKER_CONCURRENCY", "10")); err != nil || c.WorkerConcurrency < 1 {
-		return c, fmt.Errorf("WORKER_CONCURRENCY: want a positive integer, got %q", getenv("WORKER_CONCURRENCY"))
+	if c.WorkerConcurrency, err = strconv.Atoi(env("WORKER_CONCURRENCY")); err != nil || c.WorkerConcurrency < 1 {
+		return c, fmt.Errorf("WORKER_CONCURRENCY: want a positive integer, got %q", vals["WORKER_CONCURRENCY"])
+	}
+	if s := env("WORKER_RETRY_DELAY"); s != "" {
+		if c.WorkerRetryDelay, err = time.ParseDuration(s); err != nil || c.WorkerRetryDelay <= 0 {
+			return c, fmt.Errorf("WORKER_RETRY_DELAY: want a positive duration such as 1s, got %q", s)
+		}
+	}
+	if c.WorkerDelayedCheck, err = time.ParseDuration(env("WORKER_DELAYED_CHECK")); err != nil || c.WorkerDelayedCheck <= 0 {
+		return c, fmt.Errorf("WORKER_DELAYED_CHECK: want a positive duration such as 5s, got %q", vals["WORKER_DELAYED_CHECK"])
 	}
 	if !strings.Contains(c.HTTPAddr, ":") {
 		return c, fmt.Errorf("HTTP_ADDR: want host:port or :port, got %q", c.HTTPAddr)
@@ -115,6 +203,9 @@ func (c Config) LogValue() slog.Value {
 		slog.Bool("admin", c.AdminKey != ""),
 		slog.String("smtp_url", mask(c.SMTPURL)),
 		slog.String("log_level", c.LogLevel.String()),
+		slog.Int("worker_concurrency", c.WorkerConcurrency),
+		slog.Duration("worker_retry_delay", c.WorkerRetryDelay),
+		slog.Duration("worker_delayed_check", c.WorkerDelayedCheck),
 	)
 }
 

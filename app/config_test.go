@@ -17,7 +17,8 @@ func TestLoadConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.HTTPAddr != ":8080" || c.DataDir != "./var" || c.S3Bucket != "feria" || c.LogLevel != slog.LevelInfo ||
-		c.ShutdownTimeout != 20*time.Second || !c.Embedded() || c.SandboxKey != "" {
+		c.ShutdownTimeout != 20*time.Second || !c.Embedded() || c.SandboxKey != "" || c.WorkerConcurrency != 10 ||
+		c.WorkerRetryDelay != 0 || c.WorkerDelayedCheck != 5*time.Second {
 		t.Fatalf("defaults: %+v", c)
 	}
 }
@@ -27,11 +28,13 @@ func TestLoadConfigReal(t *testing.T) {
 		"DATABASE_URL": "postgres://u:secret@db:5432/feria", "REDIS_URL": "redis://r:6379/2",
 		"S3_ENDPOINT": "minio:9000", "S3_ACCESS_KEY": "a", "S3_SECRET_KEY": "b", "S3_USE_SSL": "true",
 		"LOG_LEVEL": "debug", "HTTP_ADDR": "127.0.0.1:9999", "SHUTDOWN_TIMEOUT": "3s",
+		"WORKER_RETRY_DELAY": "1s", "WORKER_DELAYED_CHECK": "250ms",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Embedded() || !c.S3UseSSL || c.LogLevel != slog.LevelDebug || c.ShutdownTimeout != 3*time.Second {
+	if c.Embedded() || !c.S3UseSSL || c.LogLevel != slog.LevelDebug || c.ShutdownTimeout != 3*time.Second ||
+		c.WorkerRetryDelay != time.Second || c.WorkerDelayedCheck != 250*time.Millisecond {
 		t.Fatalf("config: %+v", c)
 	}
 	if logged := c.LogValue().String(); strings.Contains(logged, "secret") {
@@ -42,21 +45,59 @@ func TestLoadConfigReal(t *testing.T) {
 // Every bad variable stops start-up with one line that names it.
 func TestLoadConfigErrorsNameTheVariable(t *testing.T) {
 	cases := map[string]map[string]string{
-		"S3_USE_SSL":         {"S3_USE_SSL": "maybe"},
-		"LOG_LEVEL":          {"LOG_LEVEL": "loud"},
-		"SHUTDOWN_TIMEOUT":   {"SHUTDOWN_TIMEOUT": "soon"},
-		"WORKER_CONCURRENCY": {"WORKER_CONCURRENCY": "0"},
-		"HTTP_ADDR":          {"HTTP_ADDR": "8080"},
-		"DATABASE_URL":       {"DATABASE_URL": "mysql://x"},
-		"REDIS_URL":          {"REDIS_URL": "http://x"},
-		"S3_ENDPOINT":        {"S3_ENDPOINT": "http://minio:9000", "S3_ACCESS_KEY": "a", "S3_SECRET_KEY": "b"},
-		"S3_ACCESS_KEY":      {"S3_ENDPOINT": "minio:9000"},
-		"SMTP_URL":           {"SMTP_URL": "mail.example"},
+		"S3_USE_SSL":           {"S3_USE_SSL": "maybe"},
+		"LOG_LEVEL":            {"LOG_LEVEL": "loud"},
+		"SHUTDOWN_TIMEOUT":     {"SHUTDOWN_TIMEOUT": "soon"},
+		"WORKER_CONCURRENCY":   {"WORKER_CONCURRENCY": "0"},
+		"HTTP_ADDR":            {"HTTP_ADDR": "8080"},
+		"DATABASE_URL":         {"DATABASE_URL": "mysql://x"},
+		"REDIS_URL":            {"REDIS_URL": "http://x"},
+		"S3_ENDPOINT":          {"S3_ENDPOINT": "http://minio:9000", "S3_ACCESS_KEY": "a", "S3_SECRET_KEY": "b"},
+		"S3_ACCESS_KEY":        {"S3_ENDPOINT": "minio:9000"},
+		"SMTP_URL":             {"SMTP_URL": "mail.example"},
+		"WORKER_RETRY_DELAY":   {"WORKER_RETRY_DELAY": "-1s"},
+		"WORKER_DELAYED_CHECK": {"WORKER_DELAYED_CHECK": "often"},
 	}
 	for name, env := range cases {
 		_, err := LoadConfig(envOf(env))
 		if err == nil || !strings.HasPrefix(err.Error(), name+":") || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v; want one line starting with %s:", name, err, name)
+		}
+	}
+}
+
+// LoadConfig reads every declared variable and nothing else, whatever the
+// environment holds: the README's table and --help list exactly these.
+func TestLoadConfigReadsExactlyTheDeclaredVariables(t *testing.T) {
+	declared := map[string]bool{}
+	for _, v := range Variables {
+		if declared[v.Name] || v.Meaning == "" || (v.Default == "") == (v.Unset == "") {
+			t.Errorf("%s: declared twice, without a meaning, or with both or neither of Default and Unset", v.Name)
+		}
+		declared[v.Name] = true
+	}
+	full := map[string]string{"DATABASE_URL": "postgres://db/x", "REDIS_URL": "redis://r:6379/0", "S3_ENDPOINT": "m:9000",
+		"S3_ACCESS_KEY": "a", "S3_SECRET_KEY": "b", "SMTP_URL": "smtp://m:25", "WORKER_RETRY_DELAY": "1s"}
+	for _, env := range []map[string]string{nil, full} {
+		read := map[string]bool{}
+		if _, err := LoadConfig(func(k string) string { read[k] = true; return env[k] }); err != nil {
+			t.Fatal(err)
+		}
+		for k := range read {
+			if !declared[k] {
+				t.Errorf("LoadConfig read %s, which app.Variables does not declare", k)
+			}
+		}
+		for k := range declared {
+			if !read[k] {
+				t.Errorf("app.Variables declares %s, which LoadConfig never reads", k)
+			}
+		}
+	}
+	help := Help()
+	for _, v := range Variables {
+		if !strings.Contains(help, v.Name) || !strings.Contains(help, v.Meaning) || !strings.Contains(help, strings.TrimPrefix(v.DefaultText(), "unset: ")) {
+			t.Errorf("--help lacks %s, its meaning or its default:\n%s", v.Name, help)
 		}
 	}
 }

@@ -80,7 +80,9 @@ func (d *Deps) queueOf(taskType string) string {
 
 // newWorkers builds the job server with every module's handlers.
 func newWorkers(d *Deps, b *backends, concurrency int) *workers.Server {
-	srv := workers.NewServer(asynqRedis(b.redisOpt), concurrency, d.Config.ShutdownTimeout, d.Log, d.Jobs)
+	srv := workers.NewServer(asynqRedis(b.redisOpt), workers.Config{Concurrency: concurrency,
+		ShutdownTimeout: d.Config.ShutdownTimeout, RetryDelay: d.Config.WorkerRetryDelay,
+		DelayedCheck: d.Config.WorkerDelayedCheck}, d.Log, d.Jobs)
 	for _, m := range d.Modules {
 		if m.Jobs != nil {
 			m.Jobs(srv.Handle)

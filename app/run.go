@@ -19,7 +19,8 @@ const Usage = `usage: feria <command>
   serve    the HTTP API (migrates first)
   worker   the job workers
   all      the API and the workers in one process (migrates first)
-  migrate  apply database migrations and exit`
+  migrate  apply database migrations and exit
+  help     this text and every environment variable (also -h, --help)`
 
 // Run is the whole program: main only calls it. It returns when ctx ends
 // (SIGTERM/SIGINT) and everything has shut down.
@@ -28,6 +29,10 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return errors.New(Usage)
 	}
 	cmd := args[0]
+	if cmd == "help" || cmd == "-h" || cmd == "--help" {
+		_, err := io.WriteString(stdout, Help())
+		return err
+	}
 	if cmd != "serve" && cmd != "worker" && cmd != "all" && cmd != "migrate" {
 		return fmt.Errorf("unknown command %q\n%s", cmd, Usage)
 	}

@@ -34,15 +34,35 @@ type Server struct {
 	jobs *prometheus.CounterVec
 }
 
-// NewServer returns a server on redis. shutdown bounds how long in-flight
-// jobs may run after a stop signal before they are handed back to the queue.
-func NewServer(redis asynq.RedisConnOpt, concurrency int, shutdown time.Duration, log *slog.Logger, m *Metrics) *Server {
+// Config shapes the job server.
+type Config struct {
+	Concurrency int
+	// ShutdownTimeout bounds how long in-flight jobs may run after a stop
+	// signal before they are handed back to the queue.
+	ShutdownTimeout time.Duration
+	// RetryDelay, when positive, is the wait before every retry of a failed
+	// job, or of a job whose worker died; zero keeps asynq's growing backoff
+	// (15-45 s before the first retry). Tests shorten it.
+	RetryDelay time.Duration
+	// DelayedCheck is how often due retries and scheduled jobs move back to
+	// their queue; zero is asynq's 5 s.
+	DelayedCheck time.Duration
+}
+
+// NewServer returns a server on redis.
+func NewServer(redis asynq.RedisConnOpt, cfg Config, log *slog.Logger, m *Metrics) *Server {
 	s := &Server{mux: asynq.NewServeMux(), log: log, jobs: m.jobs}
+	var retryDelay asynq.RetryDelayFunc // nil: asynq.DefaultRetryDelayFunc
+	if cfg.RetryDelay > 0 {
+		retryDelay = func(int, error, *asynq.Task) time.Duration { return cfg.RetryDelay }
+	}
 	s.srv = asynq.NewServer(redis, asynq.Config{
-		Concurrency:     concurrency,
-		Queues:          tasks.Queues,
-		ShutdownTimeout: shutdown,
-		Logger:          asynqLogger{log},
+		Concurrency:              cfg.Concurrency,
+		Queues:                   tasks.Queues,
+		ShutdownTimeout:          cfg.ShutdownTimeout,
+		RetryDelayFunc:           retryDelay,
+		DelayedTaskCheckInterval: cfg.DelayedCheck,
+		Logger:                   asynqLogger{log},
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
 			retried, _ := asynq.GetRetryCount(ctx)
 			maxRetry, _ := asynq.GetMaxRetry(ctx)

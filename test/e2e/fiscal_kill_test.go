@@ -64,16 +64,22 @@ func (w *workerProcess) kill() {
 // message (its data sent, the server's final reply not yet given) and a
 // second worker process starts. The server takes the mail only with its
 // reply to the end of DATA, as SMTP servers do; the killed attempt never got
-// that reply, so the first worker never delivered it. asynq hands the job of
-// the dead process out again once its lease expired (30 s, then 30 s of
-// clock-skew margin, found by the recoverer's minute tick, then the retry
-// backoff): this test takes one to two minutes.
+// that reply, so the first worker never delivered it.
+//
+// asynq hands the job of a dead process out again once its lease has expired
+// for a while: a 30 s lease, then 30 s of clock-skew margin, both constants
+// of asynq v0.26 that no option changes; a starting server's recoverer finds
+// such jobs at once (then every minute) and retries them after the retry
+// delay. The test waits for none of that in real time: it checks that the
+// job is still leased to the dead worker, then moves that lease's deadline
+// 60 s into the past, as the minute would have; the second worker runs with
+// the configuration that shortens the rest (WORKER_RETRY_DELAY,
+// WORKER_DELAYED_CHECK) instead of the production 15-45 s and 5 s.
 func TestFiscalMailWorkerKilled(t *testing.T) {
 	bin := feriaBinary(t)
 	mail := smtptest.Start(t)
-	// A Redis server of the test's own: the test lasts minutes, longer than
-	// a shared server's database number stays unclaimed by other tests
-	// (testenv.RedisURL hands out 15 in turn and flushes each one it hands).
+	// A Redis server of the test's own: the worker processes and the test
+	// share it, and the test rewrites asynq's lease there.
 	redisPort := freePort(t)
 	startRedis(t, redisPort)
 	dbURL, redisURL := testenv.PostgresSchemaURL(t), fmt.Sprintf("redis://127.0.0.1:%d/0", redisPort)
@@ -95,7 +101,8 @@ func TestFiscalMailWorkerKilled(t *testing.T) {
 	loadFiscalWorld(t, api)
 	env := []string{"DATABASE_URL=" + dbURL, "REDIS_URL=" + redisURL, "S3_ENDPOINT=" + s3.Endpoint,
 		"S3_ACCESS_KEY=" + s3.AccessKey, "S3_SECRET_KEY=" + s3.SecretKey, "S3_BUCKET=" + bucket,
-		fmt.Sprint("S3_USE_SSL=", s3.UseSSL), "SMTP_URL=" + mail.URL(), "LOG_LEVEL=debug", "WORKER_CONCURRENCY=2"}
+		fmt.Sprint("S3_USE_SSL=", s3.UseSSL), "SMTP_URL=" + mail.URL(), "LOG_LEVEL=debug", "WORKER_CONCURRENCY=2",
+		"WORKER_RETRY_DELAY=1s", "WORKER_DELAYED_CHECK=200ms"}
 
 	holding := mail.Hold()
 	if st, b := uploadPDF(t, api, 1001, "tok-101"); st != 201 {
@@ -126,13 +133,31 @@ func TestFiscalMailWorkerKilled(t *testing.T) {
 		t.Fatalf("%d notification rows after the killed attempt, want 1 (stored before the mail)", n)
 	}
 
+	// The job is still leased to the dead worker: nobody may take it yet.
+	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: ropt.Addr, DB: ropt.DB})
+	defer insp.Close()
+	active, err := insp.ListActiveTasks("default")
+	if err != nil || len(active) != 1 || active[0].IsOrphaned {
+		t.Fatalf("after the kill: active tasks %+v (%v), want the one job, leased", active, err)
+	}
+	const leases = "asynq:{default}:lease"
+	deadline, err := rdb.ZScore(ctx, leases, active[0].ID).Result()
+	if err != nil || deadline <= float64(time.Now().Unix()) {
+		t.Fatalf("lease of %s: deadline %v (%v), want one in the future", active[0].ID, deadline, err)
+	}
+	// The minute asynq waits passes: the lease ran out 60 s ago.
+	if err := rdb.ZAddXX(ctx, leases, redis.Z{Score: float64(time.Now().Add(-60 * time.Second).Unix()), Member: active[0].ID}).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if active, err = insp.ListActiveTasks("default"); err != nil || len(active) != 1 || !active[0].IsOrphaned {
+		t.Fatalf("after the lease ran out: active tasks %+v (%v), want the one job, orphaned", active, err)
+	}
+
 	start := time.Now()
 	startWorkerProcess(t, bin, env, 2)
-	got := mail.WaitFor(1, 180*time.Second)
+	got := mail.WaitFor(1, 15*time.Second)
 	if len(got) != 1 || got[0].To[0] != "user-201@users.feria.invalid" || got[0].Header("Subject") != "Your invoice is available" ||
 		!strings.Contains(got[0].Raw, "pack 1001") {
-		insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: ropt.Addr, DB: ropt.DB})
-		defer insp.Close()
 		active, _ := insp.ListActiveTasks("default")
 		retry, _ := insp.ListRetryTasks("default")
 		servers, _ := insp.Servers()
@@ -141,7 +166,7 @@ func TestFiscalMailWorkerKilled(t *testing.T) {
 		t.Fatalf("mails after the restart (%s): %d; now %d, redis db %d: active %d, retry %d, servers %d, lease %v, keys %v",
 			time.Since(start), len(got), time.Now().Unix(), ropt.DB, len(active), len(retry), len(servers), lease, keys)
 	}
-	t.Logf("mailed by the second worker %s after it started", time.Since(start).Round(time.Second))
+	t.Logf("mailed by the second worker %s after it started", time.Since(start).Round(100*time.Millisecond))
 	time.Sleep(3 * time.Second)
 	if n := len(mail.Messages()); n != 1 {
 		t.Fatalf("%d mails, want exactly 1", n)

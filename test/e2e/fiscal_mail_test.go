@@ -308,12 +308,20 @@ func (m *minioProcess) start() {
 	if err := m.cmd.Start(); err != nil {
 		m.t.Fatal(err)
 	}
+	// The health check answers 200 a moment before the S3 API stops
+	// answering 503 "Server not initialized yet": wait for both.
+	status := func(path string) int {
+		res, err := http.Get("http://" + m.addr + path)
+		if err != nil {
+			return 0
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		res, err := http.Get("http://" + m.addr + "/minio/health/ready")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
+		if status("/minio/health/ready") == 200 {
+			if st := status("/"); st != 0 && st != http.StatusServiceUnavailable {
 				return
 			}
 		}
