@@ -3,6 +3,7 @@ package testenv
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"testing"
 	"time"
 
@@ -20,7 +21,8 @@ func PostgresSchemaURL(t testing.TB) string {
 		t.Fatalf("testenv: postgres at %s: %v."+howTo, base, err, "TEST_DATABASE_URL", base)
 	}
 	defer admin.Close()
-	schema := fmt.Sprintf("u_%s_%d", name(t), time.Now().UnixNano()%1_000_000_000)
+	// Unique across the test processes of every run sharing the server.
+	schema := fmt.Sprintf("u_%s_%d_%d", name(t), os.Getpid(), time.Now().UnixNano()%1_000_000_000)
 	if _, err := admin.ExecContext(ctx(t), "CREATE SCHEMA "+schema); err != nil {
 		t.Fatalf("testenv: create schema: %v", err)
 	}

@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -16,7 +17,7 @@ var postgres service
 
 // PostgresURL is the address of the test PostgreSQL server.
 func PostgresURL(t testing.TB) string {
-	return postgres.get(t, "TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable",
+	return postgres.get(t, "TEST_DATABASE_URL", os.Getenv("TEST_DATABASE_URL"), "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable",
 		func(pool *dockertest.Pool) (string, error) {
 			res, err := pool.Run("postgres", "15", []string{"POSTGRES_HOST_AUTH_METHOD=trust"})
 			if err != nil {

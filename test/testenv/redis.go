@@ -19,7 +19,7 @@ var redisSvc service
 // asynq need a whole database, which a key prefix cannot give.
 func RedisURL(t testing.TB) string {
 	t.Helper()
-	base := redisSvc.get(t, "TEST_REDIS_URL", "redis://127.0.0.1:6379/0",
+	base := redisSvc.get(t, "TEST_REDIS_URL", os.Getenv("TEST_REDIS_URL"), "redis://127.0.0.1:6379/0",
 		func(pool *dockertest.Pool) (string, error) {
 			res, err := pool.Run("redis", "7", nil)
 			if err != nil {
@@ -43,39 +43,68 @@ func RedisURL(t testing.TB) string {
 }
 
 // lease takes a database number (1..15) no other running test holds, for
-// the test's lifetime: test packages run in parallel processes, and a shared
-// number would let one test flush another's queues. Database 0 keeps the
-// leases; a lease expires by itself if its test process dies.
+// the test's lifetime: test packages run in parallel processes, and several
+// `make test` runs may share one Redis, so a shared number would let one test
+// flush another's queues. Database 0 keeps the leases. A lease lasts
+// leaseTTL and is renewed while its test runs, so the leases of a test
+// process that dies (a run interrupted with Ctrl-C) are free again within
+// leaseTTL instead of blocking later runs.
 func lease(t testing.TB, opt *redis.Options) int {
 	t.Helper()
 	admin := redis.NewClient(&redis.Options{Addr: opt.Addr, Username: opt.Username, Password: opt.Password})
-	defer admin.Close()
 	owner := fmt.Sprintf("%d/%s/%d", os.Getpid(), t.Name(), time.Now().UnixNano())
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline := time.Now().Add(3 * time.Minute)
 	for {
 		for db := 1; db <= 15; db++ {
 			key := fmt.Sprintf("testenv:lease:%d", db)
-			ok, err := admin.SetNX(ctx(t), key, owner, 10*time.Minute).Result()
+			ok, err := admin.SetNX(ctx(t), key, owner, leaseTTL).Result()
 			if err != nil {
+				admin.Close()
 				t.Fatalf("testenv: redis at %s: %v."+howTo, opt.Addr, err, "TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 			}
 			if ok {
-				t.Cleanup(func() {
-					c := redis.NewClient(&redis.Options{Addr: opt.Addr, Username: opt.Username, Password: opt.Password})
-					defer c.Close()
-					if v, _ := c.Get(context.Background(), key).Result(); v == owner {
-						c.Del(context.Background(), key)
+				stop := make(chan struct{})
+				done := make(chan struct{})
+				go func() { // renew until the test ends
+					defer close(done)
+					tick := time.NewTicker(leaseTTL / 3)
+					defer tick.Stop()
+					for {
+						select {
+						case <-stop:
+							return
+						case <-tick.C:
+							renewLease.Run(context.Background(), admin, []string{key}, owner, leaseTTL.Milliseconds()) //nolint:errcheck // the next tick retries
+						}
 					}
+				}()
+				t.Cleanup(func() {
+					close(stop)
+					<-done
+					releaseLease.Run(context.Background(), admin, []string{key}, owner) //nolint:errcheck // expires by itself
+					admin.Close()
 				})
 				return db
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("testenv: every Redis database 1..15 is leased by other tests for 2 minutes")
+			admin.Close()
+			t.Fatalf("testenv: every Redis database 1..15 of %s was leased by other tests for 3 minutes; "+
+				"give this run a Redis of its own with TEST_REDIS_URL", opt.Addr)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
 }
+
+// leaseTTL is how long a lease outlives its last renewal.
+const leaseTTL = 30 * time.Second
+
+// The lease is renewed and released only by its owner: a lease that expired
+// and was taken by another test is that test's.
+var (
+	renewLease   = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end return 0`)
+	releaseLease = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
+)
 
 // Redis returns a client of the test's own Redis database.
 func Redis(t testing.TB) *redis.Client {

@@ -41,8 +41,8 @@ func S3(t testing.TB) S3Config {
 	t.Helper()
 	const example = "127.0.0.1:9000, after 'bash deploy/scripts/minio.sh'"
 	cfg := S3Config{
-		AccessKey: envOr("TEST_S3_ACCESS_KEY", defaultS3AccessKey),
-		SecretKey: envOr("TEST_S3_SECRET_KEY", defaultS3SecretKey),
+		AccessKey: or(os.Getenv("TEST_S3_ACCESS_KEY"), defaultS3AccessKey),
+		SecretKey: or(os.Getenv("TEST_S3_SECRET_KEY"), defaultS3SecretKey),
 	}
 	if v := os.Getenv("TEST_S3_USE_SSL"); v != "" {
 		b, err := strconv.ParseBool(v)
@@ -51,7 +51,7 @@ func S3(t testing.TB) S3Config {
 		}
 		cfg.UseSSL = b
 	}
-	cfg.Endpoint = s3Svc.get(t, "TEST_S3_ENDPOINT", example,
+	cfg.Endpoint = s3Svc.get(t, "TEST_S3_ENDPOINT", os.Getenv("TEST_S3_ENDPOINT"), example,
 		func(pool *dockertest.Pool) (string, error) {
 			res, err := pool.RunWithOptions(&dockertest.RunOptions{
 				Repository: "minio/minio",
@@ -147,8 +147,8 @@ func bucketName(testName string) string {
 	return s + "-" + strings.ToLower(rand.Text()[:10])
 }
 
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
+func or(v, def string) string {
+	if v != "" {
 		return v
 	}
 	return def

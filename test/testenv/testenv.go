@@ -8,7 +8,6 @@ package testenv
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -28,11 +27,20 @@ type service struct {
 	err  error
 }
 
-func (s *service) get(t testing.TB, env, example string, docker func(*dockertest.Pool) (string, error)) string {
+// get resolves the service named by the variable env, whose value is
+// value (callers read it with a literal os.Getenv, which the README's
+// variable test finds).
+func (s *service) get(t testing.TB, env, value, example string, docker func(*dockertest.Pool) (string, error)) string {
 	t.Helper()
+	if testing.Short() {
+		// `make test-short` selects the packages that need no backing
+		// service; reaching here means one was selected wrongly.
+		t.Fatalf("testenv: this test needs %s, and -short runs (make test-short) have no backing services; "+
+			"its package must be left out of make test-short's selection (deploy/scripts/test-short.sh)", env)
+	}
 	s.once.Do(func() {
-		if v := os.Getenv(env); v != "" {
-			s.addr = v
+		if value != "" {
+			s.addr = value
 			return
 		}
 		pool, err := dockertest.NewPool("")
