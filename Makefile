@@ -1,19 +1,25 @@
 # feria: the two commands a new user needs are `make run` and `make test`.
+# Every variable below may be set on the command line or in the environment;
+# the README lists them all (with the binary's own) under "Make and script
+# variables".
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 GO ?= go
+export GO
 
-# The local test services `make test` starts (deploy/scripts/services.sh);
-# set any of these to use other servers instead.
+# The test services. `make test` starts the local ones that do not answer
+# (deploy/scripts/services.sh) and stops what it started when no other run
+# uses it; set these to use other servers instead.
 export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
 export TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 export TEST_S3_ENDPOINT ?= 127.0.0.1:9000
 export TEST_S3_ACCESS_KEY ?= feria-test
 export TEST_S3_SECRET_KEY ?= feria-test-secret
+# 1: leave the services `make test` started running at the end.
+export KEEP_SERVICES ?=
 
 # `make run`: the embedded mode on :8080 with the demo world.
 RUN_ADDR ?= :8080
-RUN_PORT := $(lastword $(subst :, ,$(RUN_ADDR)))
 SANDBOX_KEY ?= feria-demo-sandbox-key
 ADMIN_KEY ?= feria-demo-admin-key
 
@@ -26,12 +32,13 @@ run: build
 	@bash deploy/scripts/run-demo.sh "$(RUN_ADDR)" "$(SANDBOX_KEY)" "$(ADMIN_KEY)"
 
 services:
-	@bash deploy/scripts/services.sh
+	@bash deploy/scripts/services.sh up
 
-test: services
-	$(GO) vet ./...
-	@unformatted="$$(gofmt -l $$(git ls-files '*.go'))"; if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
-	$(GO) test -v -count=1 -timeout 40m ./... > /tmp/feria-test.log 2>&1; status=$$?; bash deploy/scripts/test-summary.sh /tmp/feria-test.log $$status
+test:
+	@bash deploy/scripts/test.sh
+
+test-short:
+	@bash deploy/scripts/test-short.sh
 
 bench: services
 	@bash deploy/scripts/bench.sh

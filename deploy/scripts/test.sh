@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# test.sh is `make test`: go vet, a gofmt check and every test against the
+# real local services, then the summary (test-summary.sh). The verbose log
+# goes to a file of this run's own, named at the end, so that runs in two
+# clones at once (or beside CI) never share one.
+#
+# The services come from services.sh: what does not answer is started, this
+# run registers as a user of each, and on the way out (pass, fail or Ctrl-C)
+# a service that a test run started and that no other live run uses is
+# stopped, unless KEEP_SERVICES=1.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+GO="${GO:-go}"
+log="${TMPDIR:-/tmp}/feria-test-$(date +%Y%m%d-%H%M%S)-$$.log"
+start=$SECONDS
+
+finish() {
+	local status=$?
+	trap - EXIT INT TERM
+	bash deploy/scripts/services.sh release $$ || status=1
+	echo "make test: $((SECONDS - start)) s; log: $log"
+	exit "$status"
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+bash deploy/scripts/services.sh acquire $$ || exit 1
+echo "$GO vet ./..."
+"$GO" vet ./... || exit 1
+unformatted="$(gofmt -l $(git ls-files '*.go'))"
+if [ -n "$unformatted" ]; then
+	echo "gofmt needed: $unformatted"
+	exit 1
+fi
+echo "$GO test -v -count=1 ./... > $log"
+"$GO" test -v -count=1 -timeout 40m ./... >"$log" 2>&1
+bash deploy/scripts/test-summary.sh "$log" $?
