@@ -44,7 +44,9 @@ type Variable struct {
 	Default string
 	// Unset says what an unset variable means when there is no default
 	// value (the README and --help show it in the default column).
-	Unset   string
+	Unset string
+	// Meaning is markdown as the README shows it; --help drops the
+	// backquotes.
 	Meaning string
 }
 
@@ -54,20 +56,20 @@ type Variable struct {
 var Variables = []Variable{
 	{Name: "HTTP_ADDR", Default: ":8080", Meaning: "address the API listens on"},
 	{Name: "DATA_DIR", Default: "./var", Meaning: "where the embedded backends keep their data"},
-	{Name: "DATABASE_URL", Unset: "SQLite at DATA_DIR/feria.db", Meaning: "PostgreSQL: postgres://user:pass@host:5432/db?sslmode=disable"},
-	{Name: "REDIS_URL", Unset: "an in-process Redis", Meaning: "Redis for counters and job queues: redis://host:6379/0"},
-	{Name: "S3_ENDPOINT", Unset: "files under DATA_DIR/blobs", Meaning: "MinIO/S3 host:port (no scheme) for stored files"},
-	{Name: "S3_ACCESS_KEY", Unset: "none", Meaning: "S3 access key; required with S3_ENDPOINT"},
-	{Name: "S3_SECRET_KEY", Unset: "none", Meaning: "S3 secret key; required with S3_ENDPOINT"},
+	{Name: "DATABASE_URL", Unset: "SQLite at `DATA_DIR/feria.db`", Meaning: "PostgreSQL: `postgres://user:pass@host:5432/db?sslmode=disable`"},
+	{Name: "REDIS_URL", Unset: "an in-process Redis", Meaning: "`redis://host:6379/0` (counters and job queues)"},
+	{Name: "S3_ENDPOINT", Unset: "files under `DATA_DIR/blobs`", Meaning: "MinIO/S3 `host:port` (no scheme) for stored files"},
+	{Name: "S3_ACCESS_KEY", Unset: "none (needed with `S3_ENDPOINT`)", Meaning: "S3 access key"},
+	{Name: "S3_SECRET_KEY", Unset: "none (needed with `S3_ENDPOINT`)", Meaning: "S3 secret key"},
 	{Name: "S3_BUCKET", Default: "feria", Meaning: "bucket, created at start-up if missing"},
 	{Name: "S3_USE_SSL", Default: "false", Meaning: "TLS to the S3 endpoint"},
-	{Name: "SANDBOX_KEY", Unset: "sandbox disabled (404); the embedded mode makes one and prints it", Meaning: "the X-Sandbox-Key of /sandbox"},
-	{Name: "ADMIN_KEY", Unset: "dashboard disabled", Meaning: "password of user admin on /admin/jobs"},
-	{Name: "SMTP_URL", Unset: "e-mails are logged", Meaning: "smtp://user:pass@host:587 for buyer e-mails"},
-	{Name: "LOG_LEVEL", Default: "info", Meaning: "debug, info, warn or error (JSON logs on stdout)"},
+	{Name: "SANDBOX_KEY", Unset: "sandbox disabled (404); the embedded mode makes one and prints it", Meaning: "the `X-Sandbox-Key` of `/sandbox`"},
+	{Name: "ADMIN_KEY", Unset: "dashboard disabled", Meaning: "password of user `admin` on `/admin/jobs`"},
+	{Name: "SMTP_URL", Unset: "e-mails are logged", Meaning: "`smtp://user:pass@host:587` for buyer e-mails"},
+	{Name: "LOG_LEVEL", Default: "info", Meaning: "`debug`, `info`, `warn` or `error` (JSON logs on stdout)"},
 	{Name: "SHUTDOWN_TIMEOUT", Default: "20s", Meaning: "how long in-flight requests and jobs may finish after SIGTERM"},
 	{Name: "WORKER_CONCURRENCY", Default: "10", Meaning: "jobs processed at once by a worker process"},
-	{Name: "WORKER_RETRY_DELAY", Unset: "a growing backoff: 15-45 s before the first retry, then longer", Meaning: "a duration (e.g. 1s): wait that long before every retry of a failed or abandoned job instead (for tests)"},
+	{Name: "WORKER_RETRY_DELAY", Unset: "a growing backoff, 15-45 s before the first retry, longer after", Meaning: "a duration (`1s`): the wait before every retry of a failed job, or of one whose worker died, instead (for tests)"},
 	{Name: "WORKER_DELAYED_CHECK", Default: "5s", Meaning: "how often a worker moves retried and scheduled jobs that are due back to their queue"},
 }
 
@@ -82,14 +84,6 @@ func variable(name string) Variable {
 	panic("app: environment variable " + name + " is not declared in app.Variables")
 }
 
-// DefaultText is the default column of the variable's row.
-func (v Variable) DefaultText() string {
-	if v.Default != "" {
-		return v.Default
-	}
-	return "unset: " + v.Unset
-}
-
 // Help is what `feria --help` prints: the commands and every variable.
 func Help() string {
 	var b strings.Builder
@@ -100,10 +94,13 @@ func Help() string {
 		if v.Default == "" {
 			def = "unset: " + v.Unset
 		}
-		fmt.Fprintf(&b, "  %-22s %s\n  %-22s %s\n", v.Name, v.Meaning, "", def)
+		fmt.Fprintf(&b, "  %-22s %s\n  %-22s %s\n", v.Name, plain(v.Meaning), "", plain(def))
 	}
 	return b.String()
 }
+
+// plain drops markdown's backquotes.
+func plain(s string) string { return strings.ReplaceAll(s, "`", "") }
 
 // Embedded reports whether every backing service runs inside the process.
 func (c Config) Embedded() bool {

@@ -96,8 +96,9 @@ func TestLoadConfigReadsExactlyTheDeclaredVariables(t *testing.T) {
 	}
 	help := Help()
 	for _, v := range Variables {
-		if !strings.Contains(help, v.Name) || !strings.Contains(help, v.Meaning) || !strings.Contains(help, strings.TrimPrefix(v.DefaultText(), "unset: ")) {
-			t.Errorf("--help lacks %s, its meaning or its default:\n%s", v.Name, help)
+		if !strings.Contains(help, v.Name) || !strings.Contains(help, plain(v.Meaning)) ||
+			!strings.Contains(help, plain(v.Default+v.Unset)) || strings.Contains(help, "`") {
+			t.Errorf("--help lacks %s, its meaning or its default, or shows markdown:\n%s", v.Name, help)
 		}
 	}
 }
