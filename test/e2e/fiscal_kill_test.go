@@ -76,6 +76,7 @@ func (w *workerProcess) kill() {
 // the configuration that shortens the rest (WORKER_RETRY_DELAY,
 // WORKER_DELAYED_CHECK) instead of the production 15-45 s and 5 s.
 func TestFiscalMailWorkerKilled(t *testing.T) {
+	t.Parallel() // mostly waits on jobs, servers and timeouts: overlap with the others that do
 	bin := feriaBinary(t)
 	mail := smtptest.Start(t)
 	// A Redis server of the test's own: the worker processes and the test
@@ -189,6 +190,7 @@ func TestFiscalMailWorkerKilled(t *testing.T) {
 // mail again the retried job (run now, as an operator does from the
 // dashboard) mails it once, to the one stored notification.
 func TestFiscalMailRetried(t *testing.T) {
+	t.Parallel() // mostly waits on jobs, servers and timeouts: overlap with the others that do
 	mail := smtptest.Start(t)
 	db, rdb := testenv.Postgres(t), testenv.Redis(t)
 	blobs, _, _ := s3Blobs(t)

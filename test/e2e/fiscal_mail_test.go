@@ -182,6 +182,7 @@ func feed(t *testing.T, in *app.Instance) []map[string]any {
 // stopped while the mail is in flight hands the job back, and the next
 // worker process mails it, once.
 func TestFiscalMailExactlyOnce(t *testing.T) {
+	t.Parallel() // mostly waits on jobs, servers and timeouts: overlap with the others that do
 	mail := smtptest.Start(t)
 	db, rdb := testenv.Postgres(t), testenv.Redis(t)
 	blobs, _, _ := s3Blobs(t)
@@ -341,6 +342,7 @@ func (m *minioProcess) stop() {
 // TestFiscalStorageOutage: with MinIO down an upload answers 503 and leaves
 // no document; with MinIO back the same upload works.
 func TestFiscalStorageOutage(t *testing.T) {
+	t.Parallel() // mostly waits on jobs, servers and timeouts: overlap with the others that do
 	m := startMinio(t)
 	blobs, err := s3blob.New(context.Background(), s3blob.Config{Endpoint: m.addr, AccessKey: "feria-e2e",
 		SecretKey: "feria-e2e-secret", Bucket: "feria", DialTimeout: time.Second, MaxRetries: 1})

@@ -92,6 +92,7 @@ func freePort(t *testing.T) int {
 // Redis killed while the API runs: readiness names it, requests that need it
 // get a clear 503, and the API recovers by itself when Redis returns.
 func TestRedisOutage(t *testing.T) {
+	t.Parallel() // mostly waits on jobs, servers and timeouts: overlap with the others that do
 	port := freePort(t)
 	srv := startRedis(t, port)
 	rdb := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port), MaxRetries: 1,
