@@ -173,6 +173,7 @@ release)
 			rm -f "$REG/$id.started"
 		fi
 	done
+	rmdir "$REG"/*.users 2>/dev/null || true # the empty ones
 	;;
 status)
 	lock
