@@ -23,6 +23,11 @@ for s in postgres sqlite redis miniredis real embedded; do
 	printf '  %-11s %s\n' "$s" "$n"
 done
 
+echo
+echo "Slowest tests:"
+grep -E '^\s*--- (PASS|FAIL): \S+ \([0-9.]+s\)' "$log" | sed -E 's/^\s*--- (PASS|FAIL): (\S+) \(([0-9.]+)s\)/\3 \2/' |
+	sort -rn | head -3 | awk '{ printf "  %6.1f s  %s\n", $1, $2 }'
+
 if [ "$failed" -gt 0 ] || [ "$status" -ne 0 ]; then
 	echo
 	echo "Failures:"

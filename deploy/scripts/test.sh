@@ -18,7 +18,11 @@ finish() {
 	local status=$?
 	trap - EXIT INT TERM
 	bash deploy/scripts/services.sh release $$ || status=1
-	echo "make test: $((SECONDS - start)) s; log: $log"
+	if [ -e "$log" ]; then
+		echo "make test: $((SECONDS - start)) s; log: $log"
+	else
+		echo "make test: $((SECONDS - start)) s"
+	fi
 	exit "$status"
 }
 trap finish EXIT
