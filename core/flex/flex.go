@@ -164,7 +164,7 @@ var (
 )
 
 // WithDefaults fills what the configuration lacks with the defaults and
-// completes the zones (enabled and selected unless stated).
+// selects the mandatory zones: sandbox.md says they are always selected.
 func (s Subscription) WithDefaults() Subscription {
 	c := &s.Configuration
 	if c.Availables.CapacityRange == (Range{}) {
@@ -194,6 +194,9 @@ func (s Subscription) WithDefaults() Subscription {
 	for i := range c.Zones {
 		if c.Zones[i].Neighborhoods == nil {
 			c.Zones[i].Neighborhoods = []string{}
+		}
+		if c.Zones[i].IsMandatory {
+			c.Zones[i].Selected = true
 		}
 	}
 	if s.ConfigurationType == (ConfigurationType{}) {
