@@ -88,7 +88,7 @@ func modules(d *Deps) ([]Module, error) {
 	brands := brandssvc.New(brandsdb.New(d.DB), d.Accounts, d.Clock)
 	catalog := catalogsvc.New(catalogdb.New(d.DB), d.Accounts, d.Clock).WithOfficialStores(brands)
 	sales := salessvc.New(salesdb.New(d.DB), d.Accounts, catalog, d.Tx, d.Clock, observers)
-	flex := flexsvc.New(flexdb.New(d.DB), d.Accounts, sales, d.Clock)
+	flex := flexsvc.New(flexdb.New(d.DB), d.Accounts, sales, catalog, d.Clock)
 	counters := contactsredis.New(d.Redis, contactsredis.DefaultPrefix)
 	contactsStore := contactsdb.New(d.DB)
 	contacts := contactssvc.New(counters, contactsStore, contactsStore, d.Tx, d.Clock)

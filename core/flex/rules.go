@@ -27,7 +27,44 @@ var (
 	ErrAlreadyInFlex = kernel.E(kernel.Invalid, "bad_request", "item is already in flex")
 	// ErrNotInFlex is the 400 for disabling an item that is not enabled.
 	ErrNotInFlex = kernel.E(kernel.Invalid, "bad_request", "item is not in flex")
+	// ErrOptionOff is the 404 of the option read of an item that offers the
+	// option but does not have it enabled: the read answers 204 only when
+	// enabled.
+	ErrOptionOff = kernel.E(kernel.NotExist, "not_found", "item is not in flex")
+
+	ErrEmptySite      = kernel.E(kernel.Invalid, "bad_request", "empty site id")
+	ErrInvalidSite    = kernel.E(kernel.Invalid, "bad_request", "invalid site_id")
+	ErrInvalidUserID  = kernel.E(kernel.Invalid, "bad_request", "invalid user_id")
+	ErrInvalidService = kernel.E(kernel.Invalid, "bad_request", "invalid service_id")
+	ErrNoAccess       = kernel.E(kernel.Invalid, "bad_request", "can't access to resource")
+	ErrUserNotFound   = kernel.E(kernel.NotExist, "not_found", "user not found")
+	ErrNoSubscription = kernel.E(kernel.NotExist, "not_found", "no subscription for the user_id and service_id pair")
+	ErrCantUpdate     = kernel.E(kernel.NotExist, "not_found", "can't update delivery custom")
+	ErrItemNotFound   = kernel.E(kernel.NotExist, "not_found", "item not found")
+	ErrNotItemSeller  = kernel.E(kernel.Permission, "forbidden", "only the item's seller may use its local delivery option")
+	ErrNoAssignment   = kernel.E(kernel.NotExist, "not_found", "shipment_id not found")
+	ErrNotOrderSeller = kernel.E(kernel.Permission, "forbidden", "only the seller of the shipment's order may read its assignment")
 )
+
+// CheckSite checks the site id of a local delivery path: 400 "empty site id"
+// or "invalid site_id" (a site outside the fixed list).
+func CheckSite(site string) error {
+	if site == "" {
+		return ErrEmptySite
+	}
+	if _, ok := kernel.LookupSite(site); !ok {
+		return ErrInvalidSite.Withf("invalid site_id: %q is not a site", site).WithCause("site_id", "site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC")
+	}
+	return nil
+}
+
+// SellerFlexIn reports whether subs (a seller's subscriptions) hold a FLEX
+// subscription `in` on site.
+func SellerFlexIn(subs []Subscription, site string) bool {
+	return slices.ContainsFunc(subs, func(s Subscription) bool {
+		return s.SiteID == site && s.Mode == ModeFlex && s.Status.ID == StatusIn
+	})
+}
 
 // Modes of a subscription.
 const (

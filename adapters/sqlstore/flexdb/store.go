@@ -40,23 +40,89 @@ func (r subscriptionRow) subscription() flex.Subscription {
 	return s
 }
 
+type itemRow struct {
+	bun.BaseModel `bun:"table:flex_items"`
+
+	ItemID    string    `bun:"item_id,pk"`
+	EnabledAt time.Time `bun:"enabled_at"`
+}
+
 type shipmentRow struct {
 	bun.BaseModel `bun:"table:shipments"`
 	flex.Shipment
 }
 
-// UpsertSubscription stores a subscription under its service id; an
-// existing one keeps its creation_date.
-func (s *Store) UpsertSubscription(ctx context.Context, sub flex.Subscription) error {
-	row := subscriptionRow{ID: sub.ServiceID, SiteID: sub.SiteID, UserID: sub.UserID, Mode: sub.Mode,
-		Status: sub.Status.ID, Body: sub, CreationDate: sub.CreationDate}
-	_, err := sqlstore.IDB(ctx, s.db).NewInsert().Model(&row).On("CONFLICT (id) DO UPDATE").
-		Set("site_id = EXCLUDED.site_id, user_id = EXCLUDED.user_id, mode = EXCLUDED.mode, status = EXCLUDED.status, body = EXCLUDED.body").
-		Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("flexdb: upsert subscription %d: %w", sub.ServiceID, err)
-	}
-	return nil
+// UpsertSubscription stores a subscription under its service id after
+// check accepts the stored subscriptions of its user and of its former user,
+// read with FOR UPDATE on PostgreSQL (SQLite transactions take the database
+// lock at BEGIN) so that a concurrent writer waits for the write; an
+// existing subscription keeps its creation_date.
+func (s *Store) UpsertSubscription(ctx context.Context, sub flex.Subscription, check func([]flex.Subscription) error) error {
+	return sqlstore.Tx{DB: s.db}.RunInTx(ctx, func(ctx context.Context) error {
+		db := sqlstore.IDB(ctx, s.db)
+		var rows []subscriptionRow
+		q := db.NewSelect().Model(&rows).
+			Where("user_id = ? OR user_id IN (SELECT user_id FROM flex_subscriptions WHERE id = ?)", sub.UserID, sub.ServiceID).
+			OrderExpr("id")
+		if sqlstore.IsPostgres(db) {
+			q = q.For("UPDATE")
+		}
+		if err := q.Scan(ctx); err != nil {
+			return fmt.Errorf("flexdb: lock subscriptions of user %d: %w", sub.UserID, err)
+		}
+		current := make([]flex.Subscription, len(rows))
+		for i, r := range rows {
+			current[i] = r.subscription()
+		}
+		if err := check(current); err != nil {
+			return err
+		}
+		row := subscriptionRow{ID: sub.ServiceID, SiteID: sub.SiteID, UserID: sub.UserID, Mode: sub.Mode,
+			Status: sub.Status.ID, Body: sub, CreationDate: sub.CreationDate}
+		_, err := db.NewInsert().Model(&row).On("CONFLICT (id) DO UPDATE").
+			Set("site_id = EXCLUDED.site_id, user_id = EXCLUDED.user_id, mode = EXCLUDED.mode, status = EXCLUDED.status, body = EXCLUDED.body").
+			Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("flexdb: upsert subscription %d: %w", sub.ServiceID, err)
+		}
+		return nil
+	})
+}
+
+// ChangeSubscription reads a subscription with FOR UPDATE (PostgreSQL; the
+// SQLite transaction holds the database lock), applies change and stores the
+// result in the same transaction, so that concurrent changes apply one after
+// the other and none is lost.
+func (s *Store) ChangeSubscription(ctx context.Context, serviceID int64, change func(flex.Subscription) (flex.Subscription, error)) (flex.Subscription, error) {
+	var out flex.Subscription
+	err := sqlstore.Tx{DB: s.db}.RunInTx(ctx, func(ctx context.Context) error {
+		db := sqlstore.IDB(ctx, s.db)
+		var row subscriptionRow
+		q := db.NewSelect().Model(&row).Where("id = ?", serviceID)
+		if sqlstore.IsPostgres(db) {
+			q = q.For("UPDATE")
+		}
+		err := q.Scan(ctx)
+		if sqlstore.IsNoRows(err) {
+			return fmt.Errorf("flexdb: subscription %d: %w", serviceID, flexport.ErrNotFound)
+		}
+		if err != nil {
+			return fmt.Errorf("flexdb: subscription %d: %w", serviceID, err)
+		}
+		changed, err := change(row.subscription())
+		if err != nil {
+			return err
+		}
+		// Only the configuration changes here: the columns queries filter
+		// on stay as they are.
+		row.Body.Configuration = changed.Configuration
+		if _, err := db.NewUpdate().Model(&row).Column("body").WherePK().Exec(ctx); err != nil {
+			return fmt.Errorf("flexdb: change subscription %d: %w", serviceID, err)
+		}
+		out = row.subscription()
+		return nil
+	})
+	return out, err
 }
 
 // Subscription returns a subscription or flexport.ErrNotFound.
@@ -106,4 +172,41 @@ func (s *Store) Shipment(ctx context.Context, id int64) (flex.Shipment, error) {
 		return flex.Shipment{}, fmt.Errorf("flexdb: shipment %d: %w", id, err)
 	}
 	return row.Shipment, nil
+}
+
+// EnableItem inserts the item's row; an existing row is left alone and
+// answers false, so that of two concurrent enables only one succeeds.
+func (s *Store) EnableItem(ctx context.Context, itemID string, at time.Time) (bool, error) {
+	res, err := sqlstore.IDB(ctx, s.db).NewInsert().Model(&itemRow{ItemID: itemID, EnabledAt: at}).
+		On("CONFLICT (item_id) DO NOTHING").Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("flexdb: enable item %s: %w", itemID, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("flexdb: enable item %s: %w", itemID, err)
+	}
+	return n == 1, nil
+}
+
+// DisableItem deletes the item's row; false when there was none.
+func (s *Store) DisableItem(ctx context.Context, itemID string) (bool, error) {
+	res, err := sqlstore.IDB(ctx, s.db).NewDelete().Model((*itemRow)(nil)).Where("item_id = ?", itemID).Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("flexdb: disable item %s: %w", itemID, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("flexdb: disable item %s: %w", itemID, err)
+	}
+	return n == 1, nil
+}
+
+// ItemEnabled reports whether the item has a row.
+func (s *Store) ItemEnabled(ctx context.Context, itemID string) (bool, error) {
+	ok, err := sqlstore.IDB(ctx, s.db).NewSelect().Model((*itemRow)(nil)).Where("item_id = ?", itemID).Exists(ctx)
+	if err != nil {
+		return false, fmt.Errorf("flexdb: item %s: %w", itemID, err)
+	}
+	return ok, nil
 }

@@ -1,5 +1,7 @@
-// Package flexsvc implements the local delivery use cases the sandbox
-// needs: storing subscriptions (with default configuration) and shipments.
+// Package flexsvc implements the local delivery use cases: the sandbox's
+// subscriptions (with default configuration) and shipments, and the public
+// API of spec E (subscriptions, configuration read and changes, the item
+// option, driver assignments).
 package flexsvc
 
 import (
@@ -10,27 +12,31 @@ import (
 	"github.com/feria/feria/core/flex"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/ports/accountport"
+	"github.com/feria/feria/ports/catalogport"
 	"github.com/feria/feria/ports/flexport"
 	"github.com/feria/feria/ports/salesport"
 )
 
 // Service implements flexport.Service.
 type Service struct {
-	store  flexport.Store
-	users  accountport.Service
-	orders salesport.Service
-	clock  kernel.Clock
+	store   flexport.Store
+	users   accountport.Service
+	orders  salesport.Service
+	catalog catalogport.Service
+	clock   kernel.Clock
 }
 
 var _ flexport.Service = (*Service)(nil)
 
-// New returns the flex service.
-func New(store flexport.Store, users accountport.Service, orders salesport.Service, clock kernel.Clock) *Service {
-	return &Service{store: store, users: users, orders: orders, clock: clock}
+// New returns the flex service; catalog tells which items offer the option.
+func New(store flexport.Store, users accountport.Service, orders salesport.Service, catalog catalogport.Service, clock kernel.Clock) *Service {
+	return &Service{store: store, users: users, orders: orders, catalog: catalog, clock: clock}
 }
 
 // PutSubscription completes a subscription with defaults, validates it,
-// checks its user and stores it; creation_date is kept.
+// checks its user and stores it unless it would leave a TURBO subscription
+// without a FLEX one (checked by the store under a lock); creation_date is
+// kept.
 func (s *Service) PutSubscription(ctx context.Context, sub flex.Subscription) (flex.Subscription, error) {
 	sub = sub.WithDefaults()
 	sub.ID = sub.ServiceID
@@ -45,7 +51,8 @@ func (s *Service) PutSubscription(ctx context.Context, sub flex.Subscription) (f
 	}
 	// The store keeps the creation_date of an existing subscription.
 	sub.CreationDate = s.clock.Now()
-	if err := s.store.UpsertSubscription(ctx, sub); err != nil {
+	check := func(current []flex.Subscription) error { return flex.CheckTurbo(current, sub) }
+	if err := s.store.UpsertSubscription(ctx, sub, check); err != nil {
 		return sub, err
 	}
 	return s.Subscription(ctx, sub.ServiceID)

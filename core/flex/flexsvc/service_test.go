@@ -20,8 +20,8 @@ import (
 
 var errDown = errors.New("backend down")
 
-// users knows 123; 500 fails as a broken backend would.
-var users = accountporttest.Users{Known: map[int64]account.User{123: {ID: 123, SiteID: "MLA"}}, Down: map[int64]error{500: errDown}}
+// users knows 123 and 124; 500 fails as a broken backend would.
+var users = accountporttest.Users{Known: map[int64]account.User{123: {ID: 123, SiteID: "MLA"}, 124: {ID: 124, SiteID: "MLA"}}, Down: map[int64]error{500: errDown}}
 
 // orders knows order 9001 of MLA; 500 fails.
 type orders struct{ salesport.Service }
@@ -29,7 +29,7 @@ type orders struct{ salesport.Service }
 func (orders) Order(_ context.Context, id int64) (sales.Order, error) {
 	switch id {
 	case 9001:
-		return sales.Order{ID: id, SiteID: "MLA"}, nil
+		return sales.Order{ID: id, SiteID: "MLA", SellerID: 123, BuyerID: 456}, nil
 	case 500:
 		return sales.Order{}, errDown
 	}
@@ -41,7 +41,7 @@ var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 func setup() (*flexsvc.Service, *flexporttest.Memory, *kerneltest.Clock) {
 	m := flexporttest.NewMemory()
 	c := &kerneltest.Clock{At: t0}
-	return flexsvc.New(m, users, orders{}, c), m, c
+	return flexsvc.New(m, users, orders{}, items{}, c), m, c
 }
 
 // invalid checks an invalid error's message and first cause.
