@@ -19,6 +19,12 @@ type Service interface {
 	Brand(ctx context.Context, id int64) (brands.Brand, error)
 	// BrandsOfUser lists the brands bound to a user, by id.
 	BrandsOfUser(ctx context.Context, userID int64) ([]brands.Brand, error)
+	// UserBrands is the brands answer of a user (404 U00002 for an unknown
+	// user).
+	UserBrands(ctx context.Context, userID int64) (brands.UserBrands, error)
+	// UserBrand is the single-brand answer of a brand of the user's site
+	// (404 U00002 for an unknown user, B00001 for a brand not of that site).
+	UserBrand(ctx context.Context, userID, brandID int64) (brands.Detail, error)
 }
 
 // Store persists brands and their users.

@@ -115,3 +115,64 @@ func (s *Service) OfficialStoreIDs(ctx context.Context, userID int64, siteID str
 	}
 	return ids, nil
 }
+
+// member reads a user as the brands answers show it; an unknown user is
+// 404 U00002.
+func (s *Service) member(ctx context.Context, userID int64) (brands.Member, error) {
+	u, err := s.users.User(ctx, userID)
+	if kernel.KindOf(err) == kernel.NotExist {
+		return brands.Member{}, brands.ErrUserNotFound.Withf("user not found: %d", userID)
+	}
+	if err != nil {
+		return brands.Member{}, err
+	}
+	return brands.Member{CustID: u.ID, Tags: u.Tags, SiteID: u.SiteID, UserType: u.UserType}, nil
+}
+
+// UserBrands answers the official stores of the user's site bound to the
+// user.
+func (s *Service) UserBrands(ctx context.Context, userID int64) (brands.UserBrands, error) {
+	m, err := s.member(ctx, userID)
+	if err != nil {
+		return brands.UserBrands{}, err
+	}
+	bound, err := s.store.BrandsOfUser(ctx, userID)
+	if err != nil {
+		return brands.UserBrands{}, err
+	}
+	return brands.AnswerOf(m, bound), nil
+}
+
+// UserBrand answers a brand of the user's site with the users bound to it.
+// The brand need not be bound to the user: the path names the site the
+// brand is looked up on ("brand not found for the site").
+func (s *Service) UserBrand(ctx context.Context, userID, brandID int64) (brands.Detail, error) {
+	m, err := s.member(ctx, userID)
+	if err != nil {
+		return brands.Detail{}, err
+	}
+	b, err := s.store.Brand(ctx, brandID)
+	if errors.Is(err, brandsport.ErrNotFound) {
+		return brands.Detail{}, brands.ErrNotFoundForSite.Withf("brand %d not found for site %s", brandID, m.SiteID)
+	}
+	if err != nil {
+		return brands.Detail{}, err
+	}
+	if err := brands.CheckOfSite(b, m.SiteID); err != nil {
+		return brands.Detail{}, err
+	}
+	users := make([]brands.Member, 0, len(b.Users))
+	for _, id := range b.Users {
+		u, err := s.member(ctx, id)
+		if kernel.KindOf(err) == kernel.NotExist {
+			// A bound user always exists (the binding references it): a
+			// miss here is our fault, not the client's 404.
+			return brands.Detail{}, fmt.Errorf("brandssvc: user %d of brand %d is missing: %v", id, b.ID, err)
+		}
+		if err != nil {
+			return brands.Detail{}, err
+		}
+		users = append(users, u)
+	}
+	return brands.DetailOf(b, users), nil
+}
