@@ -210,6 +210,11 @@ const (
 // ComputedTags are the tags the service derives and never stores from a body.
 var ComputedTags = []string{TagIncomplete, TagPending}
 
+// TagSelfServiceIn is the shipping tag of an item with local delivery
+// ('flex') enabled; computed from the flex module's record, never stored
+// from a body.
+const TagSelfServiceIn = "self_service_in"
+
 // IsComputedTag reports whether tag is one of ComputedTags.
 func IsComputedTag(tag string) bool { return slices.Contains(ComputedTags, tag) }
 
@@ -232,6 +237,8 @@ type Facts struct {
 	Universal       bool
 	Incomplete      bool
 	Pending         bool
+	// SelfService: the seller enabled local delivery ('flex') on the item.
+	SelfService bool
 }
 
 // ItemQuery selects a seller's items for the search of items.

@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/feria/feria/core/catalog"
@@ -130,5 +131,27 @@ func TestView(t *testing.T) {
 	b, _ := json.Marshal(catalog.View(it, catalog.Facts{}).Shipping)
 	if want := `{"mode":"me2","local_pick_up":false,"free_shipping":true,"logistic_type":"","dimensions":null,"free_methods":[],"costs":[],"tags":[]}`; string(b) != want {
 		t.Errorf("free shipping:\n got %s\nwant %s", b, want)
+	}
+}
+
+func TestViewSelfServiceTag(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		stored []string
+		on     bool
+		want   []string
+	}{
+		{"enabled", nil, true, []string{catalog.TagSelfServiceIn}},
+		{"not enabled", nil, false, []string{}},
+		{"stored tag dropped when not enabled", []string{"mandatory_free_shipping", catalog.TagSelfServiceIn}, false, []string{"mandatory_free_shipping"}},
+		{"stored tag not doubled", []string{catalog.TagSelfServiceIn, "x"}, true, []string{"x", catalog.TagSelfServiceIn}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			it := validItem()
+			it.Shipping.Tags = tt.stored
+			if got := catalog.View(it, catalog.Facts{SelfService: tt.on}).Shipping.Tags; !slices.Equal(got, tt.want) || got == nil {
+				t.Errorf("tags %#v, want %#v", got, tt.want)
+			}
+		})
 	}
 }

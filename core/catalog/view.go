@@ -79,8 +79,14 @@ func View(it Item, f Facts) ItemView {
 	s := it.Shipping
 	sv := ShippingView{Mode: s.Mode, LocalPickUp: s.LocalPickUp, FreeShipping: s.FreeShipping,
 		LogisticType: s.LogisticType, Dimensions: s.Dimensions, Costs: orEmpty(s.Costs), Tags: s.Tags}
-	if sv.Tags == nil {
-		sv.Tags = []string{}
+	sv.Tags = make([]string, 0, len(s.Tags)+1)
+	for _, t := range s.Tags {
+		if t != TagSelfServiceIn {
+			sv.Tags = append(sv.Tags, t)
+		}
+	}
+	if f.SelfService {
+		sv.Tags = append(sv.Tags, TagSelfServiceIn)
 	}
 	if s.FreeShipping {
 		sv.FreeMethods = s.FreeMethods

@@ -43,6 +43,12 @@ type OfficialStores interface {
 	OfficialStoreIDs(ctx context.Context, userID int64, siteID string) ([]int64, error)
 }
 
+// SelfService tells whether local delivery ('flex') is enabled on an item,
+// so that the item resource shows it (the shipping tag self_service_in).
+type SelfService interface {
+	SelfService(ctx context.Context, itemID string) (bool, error)
+}
+
 // SearchResult is one page of a seller's item ids.
 type SearchResult struct {
 	IDs  []string
