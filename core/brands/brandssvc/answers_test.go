@@ -8,13 +8,14 @@ import (
 	"github.com/feria/feria/core/brands"
 	"github.com/feria/feria/core/brands/brandssvc"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/ports/brandsport/brandsporttest"
 )
 
 func TestUserBrands(t *testing.T) {
 	ctx := context.Background()
 	m := brandsporttest.NewMemory()
-	s := brandssvc.New(m, users{}, &clock{t0})
+	s := brandssvc.New(m, users, &kerneltest.Clock{At: t0})
 	for _, b := range []brands.Brand{
 		{ID: 5001, SiteID: "MLA", Name: "Acme", Users: []int64{123, 789}},
 		{ID: 5002, SiteID: "MLA", Name: "Other"},
