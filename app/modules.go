@@ -89,6 +89,7 @@ func modules(d *Deps) ([]Module, error) {
 	catalog := catalogsvc.New(catalogdb.New(d.DB), d.Accounts, d.Clock).WithOfficialStores(brands)
 	sales := salessvc.New(salesdb.New(d.DB), d.Accounts, catalog, d.Tx, d.Clock, observers)
 	flex := flexsvc.New(flexdb.New(d.DB), d.Accounts, sales, catalog, d.Clock)
+	catalog.WithSelfService(flex)
 	counters := contactsredis.New(d.Redis, contactsredis.DefaultPrefix)
 	contactsStore := contactsdb.New(d.DB)
 	contacts := contactssvc.New(counters, contactsStore, contactsStore, d.Tx, d.Clock)
@@ -111,8 +112,16 @@ func modules(d *Deps) ([]Module, error) {
 			Collections: catalogapi.Collections(catalog),
 		},
 		{Name: "sales", Collections: salesapi.Collections(sales)},
-		{Name: "brands", Collections: brandsapi.Collections(brands)},
-		{Name: "flex", Collections: flexapi.Collections(flex)},
+		{
+			Name:        "brands",
+			Routes:      func(r fiber.Router) { brandsapi.Routes(r, brands, d.Auth) },
+			Collections: brandsapi.Collections(brands),
+		},
+		{
+			Name:        "flex",
+			Routes:      func(r fiber.Router) { flexapi.Routes(r, flex, d.Auth) },
+			Collections: flexapi.Collections(flex),
+		},
 		{
 			Name:        "contacts",
 			Routes:      func(r fiber.Router) { contactsapi.Routes(r, contacts, d.Auth) },

@@ -128,16 +128,20 @@ func (l Long) MarshalJSON() ([]byte, error) { return strconv.AppendInt(nil, int6
 // graph executes configuration queries on the flex service.
 type graph struct{ schema *graphql.Schema }
 
-// newGraph parses the schema and binds it to svc; a resolver that does not
-// fit the schema fails here, at start-up, not on a request.
-func newGraph(svc flexport.Service) (*graph, error) {
-	s, err := graphql.ParseSchema(configurationSchema, &queryResolver{svc: svc}, graphql.UseFieldResolvers(),
-		graphql.MaxDepth(8), graphql.MaxQueryLength(16<<10))
-	if err != nil {
-		return nil, fmt.Errorf("flexapi: configuration schema: %w", err)
-	}
-	return &graph{schema: s}, nil
+// newGraph parses the schema and binds it to svc. The schema is a constant:
+// a resolver that does not fit it is a programming error that panics at
+// start-up (every HTTP test starts the app), never on a request.
+func newGraph(svc flexport.Service) *graph {
+	return &graph{schema: graphql.MustParseSchema(configurationSchema, &queryResolver{svc: svc}, graphql.UseFieldResolvers(),
+		graphql.MaxDepth(maxQueryDepth), graphql.MaxQueryLength(maxQueryLength))}
 }
+
+// Bounds of a configuration query: the schema is 4 levels deep and a query
+// naming every field twice is under 4 KB, so these refuse only abuse.
+const (
+	maxQueryDepth  = 8
+	maxQueryLength = 16 << 10
+)
 
 type siteKey struct{}
 

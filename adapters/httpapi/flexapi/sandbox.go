@@ -34,8 +34,10 @@ type subscriptionBody struct {
 	ConfigurationType flex.ConfigurationType `json:"configuration_type"`
 	Status            statusField            `json:"status"`
 	flex.Configuration
-	// Zones shadows the configuration's zones: a zone is enabled and
-	// selected unless the body says otherwise.
+	// Zones shadows the configuration's zones: a zone is enabled unless the
+	// body says otherwise; it is selected only when the body says
+	// "selected": true, or when it is mandatory (sandbox.md; the mandatory
+	// rule is flex.Subscription.WithDefaults').
 	Zones []zoneBody `json:"zones"`
 	// serviceID is the path's id.
 	serviceID int64
@@ -43,8 +45,7 @@ type subscriptionBody struct {
 
 type zoneBody struct {
 	flex.Zone
-	Enabled  *bool `json:"enabled"`
-	Selected *bool `json:"selected"`
+	Enabled *bool `json:"enabled"`
 }
 
 func (b subscriptionBody) subscription() flex.Subscription {
@@ -54,7 +55,6 @@ func (b subscriptionBody) subscription() flex.Subscription {
 		for i, z := range b.Zones {
 			c.Zones[i] = z.Zone
 			c.Zones[i].Enabled = z.Enabled == nil || *z.Enabled
-			c.Zones[i].Selected = z.Selected == nil || *z.Selected
 		}
 	}
 	return flex.Subscription{ID: b.serviceID, ServiceID: b.serviceID, SiteID: b.SiteID, UserID: b.UserID, Mode: b.Mode,
