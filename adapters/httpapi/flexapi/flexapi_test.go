@@ -63,7 +63,9 @@ func TestSubscriptions(t *testing.T) {
 	for _, be := range apptest.Both {
 		t.Run(be.Name, func(t *testing.T) {
 			a := newFlexApp(t, be)
-			path := func(site, user string) string { return "/shipping/flex/sites/" + site + "/users/" + user + "/subscriptions/v1" }
+			path := func(site, user string) string {
+				return "/shipping/flex/sites/" + site + "/users/" + user + "/subscriptions/v1"
+			}
 			// FLEX and TURBO: two entries.
 			a.Do("GET", path("MLA", "123"), nil, seller...).Is(t, 200, `[
 				{"id":3001,"site_id":"MLA","user_id":123,"mode":"FLEX","configuration_type":{"coverage":"zone","delivery":"custom"},"service_id":3001,"status":{"id":"in"},"creation_date":"2026-11-20T12:00:00Z"},
