@@ -1,5 +1,7 @@
-// Package flexapi serves the flex module (local delivery): the sandbox
-// collections of flex subscriptions and shipments.
+// Package flexapi serves the flex module (local delivery): the public API of
+// spec E (subscriptions, the GraphQL configuration read, configuration
+// changes, the item option, driver assignments) and the sandbox collections
+// of flex subscriptions and shipments.
 package flexapi
 
 import (
