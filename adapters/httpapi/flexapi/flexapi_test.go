@@ -2,6 +2,8 @@ package flexapi_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/feria/feria/test/apptest"
@@ -193,6 +195,14 @@ func TestConfigurationRead(t *testing.T) {
 				apptest.Err(400, "bad_request", "invalid JSON body: unexpected end of JSON input", "body", "unexpected end of JSON input"))
 			read("MLA", `{"query":5}`, seller...).Is(t, 400,
 				apptest.Err(400, "bad_request", "invalid JSON body: field query must be a string, got number", "query", "query must be a string"))
+			read("MLA", q(`mutation { configuration(user_id: 123, service_id: 3001) { delivery_window } }`), seller...).Is(t, 400,
+				apptest.Err(400, "bad_request", "invalid query", "query", "no mutations are offered by the schema"))
+			long := `{ configuration(user_id: 123, service_id: 3001) { delivery_window } }` + strings.Repeat(" ", 16<<10)
+			read("MLA", q(long), seller...).Is(t, 400,
+				apptest.Err(400, "bad_request", "invalid query", "query", fmt.Sprintf("query length %d exceeds the maximum allowed query length of 16384 bytes", len(long))))
+			read("MLA", q(`{ __typename }`), seller...).Is(t, 200, `{"__typename":"Query"}`)
+			read("MLA", q(`{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }`), seller...).Is(t, 400,
+				apptest.Err(400, "bad_request", "invalid query", "query", `Field "name" has depth 9 that exceeds max depth 8 (line 1, column 74)`))
 			leaf := q(`{ configuration(user_id: 123, service_id: 3001) { delivery_window } }`)
 			read("", leaf, seller...).Is(t, 400, apptest.Err(400, "bad_request", "empty site id"))
 			read("MLX", leaf, seller...).Is(t, 400, invalidSite)
@@ -276,6 +286,8 @@ func TestConfigurationChanges(t *testing.T) {
 				a.Do("PUT", put.path("MLA", "123", "3001"), put.body, other...).Is(t, 400,
 					apptest.Err(400, "bad_request", "can't access to resource: user 123 is not the caller"))
 				a.Do("PUT", put.path("MLX", "123", "3001"), put.body, seller...).Is(t, 400, invalidSite)
+				a.Do("PUT", put.path("MLX", "123", "3001"), `[`, seller...).Is(t, 400,
+					apptest.Err(400, "bad_request", "invalid JSON body: unexpected end of JSON input", "body", "unexpected end of JSON input"))
 				// An out subscription's settings cannot be changed.
 				a.Do("PUT", put.path("MLA", "124", "3003"), put.body, other...).Is(t, 409,
 					apptest.Err(409, "conflict", "subscription 3003 is out: its settings cannot be changed"))
