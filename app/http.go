@@ -27,7 +27,13 @@ const MaxBodySize = 4 << 20
 func NewHTTP(d *Deps) *fiber.App {
 	onError := httpapi.ErrorHandler(d.Log)
 	app := fiber.New(fiber.Config{
-		AppName:               "feria",
+		AppName: "feria",
+		// fiber hands out strings that alias its request buffers, which the
+		// next request on the connection overwrites; a method kept as a
+		// metric label became "GETT" and broke /metrics for good (issue 10).
+		// Immutable copies every value fiber returns, so that nothing a
+		// handler or middleware keeps can change under it.
+		Immutable:             true,
 		BodyLimit:             MaxBodySize,
 		ErrorHandler:          onError,
 		DisableStartupMessage: true,

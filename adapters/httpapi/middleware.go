@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -87,9 +88,12 @@ func AccessLog(log *slog.Logger, m *Metrics, onError fiber.ErrorHandler) fiber.H
 		elapsed := time.Since(start)
 		status := c.Response().StatusCode()
 		route := c.Route().Path
+		// Label values live as long as the registry: cloned, so that they
+		// hold even on an app without fiber's Immutable setting.
+		method := strings.Clone(c.Method())
 		if m != nil {
-			m.requests.WithLabelValues(c.Method(), route, strconv.Itoa(status)).Inc()
-			m.latency.WithLabelValues(c.Method(), route).Observe(elapsed.Seconds())
+			m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
+			m.latency.WithLabelValues(method, route).Observe(elapsed.Seconds())
 		}
 		level := slog.LevelInfo
 		if status >= 500 {
@@ -97,7 +101,7 @@ func AccessLog(log *slog.Logger, m *Metrics, onError fiber.ErrorHandler) fiber.H
 		}
 		log.LogAttrs(c.UserContext(), level, "request",
 			slog.String("request_id", RequestID(c)),
-			slog.String("method", c.Method()),
+			slog.String("method", method),
 			slog.String("path", c.Path()),
 			slog.String("route", route),
 			slog.Int("status", status),

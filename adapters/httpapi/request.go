@@ -67,7 +67,9 @@ func Paging(c *fiber.Ctx) (paging.Request, error) {
 }
 
 // Param returns a copy of a path parameter: fiber reuses its buffers, and
-// values given to core may outlive the handler.
+// values given to core may outlive the handler. feria's app runs fiber with
+// Immutable (app/http.go), which copies already; the clone keeps routes safe
+// on any app (tests build bare ones).
 func Param(c *fiber.Ctx, name string) string {
 	return strings.Clone(c.Params(name))
 }
