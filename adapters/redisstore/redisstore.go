@@ -46,8 +46,10 @@ func Translate(err error) error {
 		return err
 	}
 	var netErr net.Error
+	// LOADING: a restarted Redis answers it while it reads its AOF or RDB
+	// back; the data is on its way, so it is an outage, not a fault.
 	if errors.As(err, &netErr) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.Is(err, redis.ErrClosed) || errors.Is(err, redis.ErrPoolTimeout) {
+		errors.Is(err, redis.ErrClosed) || errors.Is(err, redis.ErrPoolTimeout) || redis.IsLoadingError(err) {
 		return ErrUnavailable.Wrap(err)
 	}
 	return err

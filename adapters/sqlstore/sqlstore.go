@@ -7,6 +7,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"os"
@@ -20,9 +21,11 @@ import (
 	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
 )
 
-// OpenPostgres connects to PostgreSQL at dsn.
+// OpenPostgres connects to PostgreSQL at dsn. Every error of the connection
+// (unavailable.go) is ErrUnavailable, and idle connections the server closed
+// are discarded before reuse.
 func OpenPostgres(ctx context.Context, dsn string) (*bun.DB, error) {
-	sqldb := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn)))
+	sqldb := sql.OpenDB(connector{pgdriver.NewConnector(pgdriver.WithDSN(dsn))})
 	sqldb.SetMaxOpenConns(20)
 	sqldb.SetMaxIdleConns(20)
 	db := bun.NewDB(sqldb, pgdialect.New())
@@ -79,9 +82,15 @@ func (t Tx) RunInTx(ctx context.Context, fn func(ctx context.Context) error) err
 	if _, ok := ctx.Value(txKey{}).(bun.Tx); ok {
 		return fn(ctx)
 	}
-	return t.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := t.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		return fn(context.WithValue(ctx, txKey{}, tx))
 	})
+	// database/sql retries a bad connection outside a transaction only;
+	// inside one it hands driver.ErrBadConn (or ErrConnDone) to the caller.
+	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
+		return ErrUnavailable.Wrap(err)
+	}
+	return err
 }
 
 // IsNoRows reports whether err means "no such row".
