@@ -143,6 +143,12 @@ type Store interface {
 	// and returns the ids deleted.
 	DeleteCompatibilities(ctx context.Context, itemID string, ids []string) ([]string, error)
 
+	// LockItem holds the item's compatibilities and state for the rest of
+	// the transaction carried by ctx: changes of one item that check its
+	// state before they write (universal, compatibilities, exception) run
+	// one after the other, so that no check is stale when its write lands.
+	LockItem(ctx context.Context, itemID string) error
+
 	// State returns the item's state (the zero state when none is stored).
 	State(ctx context.Context, itemID string) (compat.State, error)
 	PutState(ctx context.Context, s compat.State) error

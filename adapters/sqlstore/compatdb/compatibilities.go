@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/core/compat"
 	"github.com/feria/feria/ports/compatport"
 )
@@ -93,42 +94,40 @@ func (s *Store) Compatibility(ctx context.Context, itemID, id string) (compat.Co
 	return r.compat()
 }
 
-// AddCompatibilities inserts those whose vehicle the item does not have yet,
-// in one multi-row insert.
+// AddCompatibilities inserts those whose vehicle the item does not have
+// yet, in one multi-row insert that skips what is stored (ON CONFLICT DO
+// NOTHING on the (item, product) unique index) and returns the ids it
+// inserted: two requests adding the same vehicle at once both succeed and
+// only one counts it, where a read-then-insert let the second fail on the
+// index.
 func (s *Store) AddCompatibilities(ctx context.Context, cs []compat.Compatibility) ([]compat.Compatibility, error) {
 	if len(cs) == 0 {
 		return nil, nil
 	}
-	byItem := map[string]map[string]bool{}
+	type key struct{ item, product string }
+	seen := make(map[key]bool, len(cs))
+	rows := make([]compatRow, 0, len(cs))
 	for _, c := range cs {
-		if byItem[c.ItemID] != nil {
-			continue
+		if k := (key{c.ItemID, c.ProductID}); !seen[k] {
+			seen[k] = true
+			rows = append(rows, toRow(c))
 		}
-		var present []string
-		if err := s.idb(ctx).NewSelect().Model((*compatRow)(nil)).Column("product_id").Where("item_id = ?", c.ItemID).Scan(ctx, &present); err != nil {
-			return nil, wrap("add compatibilities", err)
-		}
-		m := make(map[string]bool, len(present))
-		for _, p := range present {
-			m[p] = true
-		}
-		byItem[c.ItemID] = m
+	}
+	var ids []string
+	err := s.idb(ctx).NewInsert().Model(&rows).On("CONFLICT (item_id, product_id) DO NOTHING").Returning("id").Scan(ctx, &ids)
+	if err != nil && !sqlstore.IsNoRows(err) {
+		return nil, wrap("add compatibilities", err)
+	}
+	inserted := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		inserted[id] = true
 	}
 	var added []compat.Compatibility
-	var rows []compatRow
 	for _, c := range cs {
-		if byItem[c.ItemID][c.ProductID] {
-			continue
+		if inserted[c.ID] {
+			delete(inserted, c.ID) // a compatibility is added once
+			added = append(added, c)
 		}
-		byItem[c.ItemID][c.ProductID] = true
-		added = append(added, c)
-		rows = append(rows, toRow(c))
-	}
-	if len(rows) == 0 {
-		return nil, nil
-	}
-	if _, err := s.idb(ctx).NewInsert().Model(&rows).Exec(ctx); err != nil {
-		return nil, wrap("add compatibilities", err)
 	}
 	return added, nil
 }

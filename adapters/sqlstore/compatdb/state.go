@@ -23,6 +23,19 @@ type stateRow struct {
 	ExceptionDate      *time.Time `bun:"exception_date"`
 }
 
+// LockItem locks the item's row until the transaction ends (PostgreSQL:
+// SELECT ... FOR UPDATE). SQLite needs nothing more: its transactions begin
+// IMMEDIATE (sqlstore.OpenSQLite), taking the database's write lock before
+// their first read, so writers never interleave.
+func (s *Store) LockItem(ctx context.Context, itemID string) error {
+	if !sqlstore.IsPostgres(s.db) {
+		return nil
+	}
+	var ids []string
+	err := s.idb(ctx).NewSelect().Table("items").Column("id").Where("id = ?", itemID).For("UPDATE").Scan(ctx, &ids)
+	return wrap("lock item", err)
+}
+
 // State reads an item's state; the zero state when none is stored.
 func (s *Store) State(ctx context.Context, itemID string) (compat.State, error) {
 	var r stateRow

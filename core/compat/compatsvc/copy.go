@@ -17,7 +17,7 @@ func (s *Service) CopyLater(ctx context.Context, itemID string, req compat.CopyR
 	if err != nil {
 		return err
 	}
-	return s.tx.RunInTx(ctx, func(ctx context.Context) error {
+	return s.inItem(ctx, it.ID, func(ctx context.Context) error {
 		if err := s.notUniversal(ctx, it.ID); err != nil {
 			return err
 		}
@@ -47,7 +47,7 @@ func (s *Service) copyCheck(ctx context.Context, itemID string, req compat.CopyR
 // Copy is the copy job: idempotent through its id, so that a retried job
 // (a worker that crashed after committing) copies nothing twice.
 func (s *Service) Copy(ctx context.Context, j compatport.CopyJob) error {
-	return s.tx.RunInTx(ctx, func(ctx context.Context) error {
+	return s.inItem(ctx, j.ItemID, func(ctx context.Context) error {
 		first, err := s.store.MarkJobDone(ctx, j.ID, s.clock.Now())
 		if err != nil || !first {
 			return err

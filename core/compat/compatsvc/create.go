@@ -27,7 +27,7 @@ func (s *Service) Create(ctx context.Context, itemID string, n compat.Nodes) (in
 		return 0, err
 	}
 	var count int
-	err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
+	err = s.inItem(ctx, it.ID, func(ctx context.Context) error {
 		if universal {
 			count, err = s.setUniversal(ctx, it)
 			return err

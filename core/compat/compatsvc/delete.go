@@ -12,7 +12,7 @@ func (s *Service) DeleteOne(ctx context.Context, itemID, compatID string) ([]str
 		return nil, err
 	}
 	var deleted []string
-	err := s.tx.RunInTx(ctx, func(ctx context.Context) error {
+	err := s.inItem(ctx, itemID, func(ctx context.Context) error {
 		var err error
 		if deleted, err = s.deleteIDs(ctx, itemID, []string{compatID}); err != nil {
 			return err
@@ -40,7 +40,7 @@ func (s *Service) Delete(ctx context.Context, itemID string, families []compat.S
 		return nil, err
 	}
 	var deleted []string
-	err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
+	err = s.inItem(ctx, it.ID, func(ctx context.Context) error {
 		if len(families) == 0 {
 			cs, err := s.store.Compatibilities(ctx, it.ID)
 			if err != nil {

@@ -12,7 +12,7 @@ func (s *Service) ReportException(ctx context.Context, itemID string, comment *s
 	if err != nil {
 		return err
 	}
-	return s.tx.RunInTx(ctx, func(ctx context.Context) error {
+	return s.inItem(ctx, it.ID, func(ctx context.Context) error {
 		st, cs, err := s.state(ctx, it.ID)
 		if err != nil {
 			return err

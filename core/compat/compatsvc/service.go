@@ -55,6 +55,18 @@ func internal0(err error) error {
 	return internal(err)
 }
 
+// inItem runs fn in a transaction that first locks the item's
+// compatibility state: every check-then-write on an item's state
+// (universal or not, has compatibilities, has an exception) goes through it.
+func (s *Service) inItem(ctx context.Context, itemID string, fn func(ctx context.Context) error) error {
+	return s.tx.RunInTx(ctx, func(ctx context.Context) error {
+		if err := s.store.LockItem(ctx, itemID); err != nil {
+			return internal(err)
+		}
+		return fn(ctx)
+	})
+}
+
 // item reads an item by its path id: 400 badly formatted, 404 absent.
 func (s *Service) item(ctx context.Context, id string) (compat.Item, error) {
 	if !compat.ValidItemID(id) {

@@ -16,7 +16,7 @@ func (s *Service) Put(ctx context.Context, itemID string, req compat.PutRequest)
 		if err != nil {
 			return res, err
 		}
-		err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
+		err = s.inItem(ctx, it.ID, func(ctx context.Context) error {
 			if err := s.notUniversal(ctx, it.ID); err != nil {
 				return err
 			}
@@ -63,7 +63,7 @@ func (s *Service) Put(ctx context.Context, itemID string, req compat.PutRequest)
 			return res, err
 		}
 	}
-	err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
+	err = s.inItem(ctx, it.ID, func(ctx context.Context) error {
 		counted := map[string]bool{}
 		if !del.Empty() {
 			ts, err := s.resolve(ctx, it, del, compat.OpDelete, counted)

@@ -18,8 +18,9 @@ import (
 // it too, so that it behaves as the SQL adapters do. A transaction that
 // fails rolls back every change, outbox messages included.
 type Memory struct {
-	mu sync.Mutex
-	w  memWorld
+	mu   sync.Mutex
+	txMu sync.Mutex // transactions run one at a time, which is what LockItem asks
+	w    memWorld
 }
 
 var (
@@ -98,6 +99,8 @@ func (m *Memory) RunInTx(ctx context.Context, fn func(ctx context.Context) error
 	if ctx.Value(txKey{}) != nil {
 		return fn(ctx)
 	}
+	m.txMu.Lock()
+	defer m.txMu.Unlock()
 	m.mu.Lock()
 	saved := m.w.clone()
 	m.mu.Unlock()
@@ -109,6 +112,9 @@ func (m *Memory) RunInTx(ctx context.Context, fn func(ctx context.Context) error
 	}
 	return nil
 }
+
+// LockItem needs nothing more: the fake's transactions never interleave.
+func (m *Memory) LockItem(context.Context, string) error { return nil }
 
 // Add records an outbox message (in the caller's transaction).
 func (m *Memory) Add(_ context.Context, msg outboxport.Message) error {

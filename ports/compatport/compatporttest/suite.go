@@ -5,8 +5,10 @@ package compatporttest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
@@ -45,6 +47,7 @@ func TestStore(t *testing.T, newEnv func(t testing.TB) Env) {
 		{"Domains", testDomains},
 		{"Families", testFamilies},
 		{"Compatibilities", testCompatibilities},
+		{"ConcurrentAdds", testConcurrentAdds},
 		{"Rollback", testRollback},
 		{"State", testState},
 		{"SnapshotsAndClaims", testSnapshots},
@@ -190,6 +193,41 @@ func newCompat(id, product string, at time.Time) compat.Compatibility {
 	return compat.Compatibility{ID: id, ItemID: "MLA1100", DomainID: "MLA-CARS_AND_VANS", ProductID: product,
 		Source: compat.SourceSeller, CreationSource: compat.CreationManual, NoteStatus: compat.NoteNone,
 		Restrictions: []compat.Restriction{}, DateCreated: at, LastUpdated: at}
+}
+
+// testConcurrentAdds: callers adding the same vehicle at once, each in its
+// own transaction and without the item's lock, all succeed and only one
+// adds it (the insert itself skips a stored vehicle; a read-then-insert
+// failed on the unique index).
+func testConcurrentAdds(t *testing.T, e Env) {
+	world(t, e)
+	at := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	const callers = 6
+	var wg sync.WaitGroup
+	added := make([]int, callers)
+	errs := make([]error, callers)
+	for i := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = e.Tx.RunInTx(ctx, func(ctx context.Context) error {
+				got, err := e.Store.AddCompatibilities(ctx, []compat.Compatibility{newCompat(fmt.Sprintf("c%d", i), "MLA101", at)})
+				added[i] = len(got)
+				return err
+			})
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for i := range callers {
+		if errs[i] != nil {
+			t.Fatalf("caller %d: %v", i, errs[i])
+		}
+		total += added[i]
+	}
+	if total != 1 {
+		t.Fatalf("%d callers added the vehicle; want 1", total)
+	}
 }
 
 func testCompatibilities(t *testing.T, e Env) {
