@@ -33,17 +33,23 @@ func (s *Store) UpsertOrder(ctx context.Context, o sales.Order) (first bool, err
 	if o.Items == nil {
 		o.Items = []sales.OrderItem{}
 	}
+	// Insert-or-nothing first, so that "first" comes from the insert itself:
+	// of two stores of a new order at once, exactly one inserts (the other's
+	// insert waits for it and does nothing), where reading "absent" first let
+	// both report first.
 	err = sqlstore.Tx{DB: s.db}.RunInTx(ctx, func(ctx context.Context) error {
 		db := sqlstore.IDB(ctx, s.db)
-		exists, err := db.NewSelect().Model((*orderRow)(nil)).Where("id = ?", o.ID).Exists(ctx)
-		if err != nil {
+		row := &orderRow{Order: o, Pack: o.Pack()}
+		var ids []int64
+		if err := db.NewInsert().Model(row).On("CONFLICT (id) DO NOTHING").Returning("id").Scan(ctx, &ids); err != nil && !sqlstore.IsNoRows(err) {
 			return err
 		}
-		first = !exists
-		_, err = db.NewInsert().Model(&orderRow{Order: o, Pack: o.Pack()}).
-			On("CONFLICT (id) DO UPDATE").
-			Set("site_id = EXCLUDED.site_id, seller_id = EXCLUDED.seller_id, buyer_id = EXCLUDED.buyer_id, pack_id = EXCLUDED.pack_id, pack = EXCLUDED.pack, status = EXCLUDED.status, items = EXCLUDED.items, shipping = EXCLUDED.shipping, has_claim = EXCLUDED.has_claim, compatibility_selection = EXCLUDED.compatibility_selection").
-			Exec(ctx)
+		if first = len(ids) == 1; first {
+			return nil
+		}
+		_, err := db.NewUpdate().Model(row).
+			Column("site_id", "seller_id", "buyer_id", "pack_id", "pack", "status", "items", "shipping", "has_claim", "compatibility_selection").
+			Where("id = ?", o.ID).Exec(ctx)
 		return err
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
@@ -62,6 +63,30 @@ func TestOrders(t *testing.T, newEnv func(t *testing.T) Env) {
 	got, _ = e.Orders.Order(ctx, o.ID)
 	if got.HasClaim || got.CompatibilitySelection != nil || !got.DateCreated.Equal(o.DateCreated) {
 		t.Errorf("after re-upsert: %+v: want the new fields and the first date_created", got)
+	}
+	// Stores of a new order at once: exactly one is the first (a read of
+	// "absent" before the insert let several report first).
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	firsts := 0
+	for range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			first, err := e.Orders.UpsertOrder(ctx, Order(2000009, nil))
+			if err != nil {
+				t.Error(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if first {
+				firsts++
+			}
+		}()
+	}
+	wg.Wait()
+	if firsts != 1 {
+		t.Errorf("%d concurrent stores of a new order reported first; want 1", firsts)
 	}
 	alone := Order(2000002, nil)
 	if _, err := e.Orders.UpsertOrder(ctx, alone); err != nil {
