@@ -40,6 +40,10 @@ type Deps struct {
 	Inspect  *asynq.Inspector // the sandbox reset and metrics read queues through it
 	Relay    *jobqueue.Relay
 	Modules  []Module
+
+	// accounts is Accounts as built, so that the module map can hand it the
+	// applications (built after it, because they check users).
+	accounts *accountsvc.Service
 }
 
 // wire builds the dependencies every module shares, then the module map.
@@ -55,7 +59,7 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 		Jobs:   workers.NewMetrics(reg),
 		Config: cfg, Log: log, DB: b.db, Tx: sqlstore.Tx{DB: b.db}, Redis: b.redis, Blobs: b.blobs,
 		Clock: clock, Accounts: accounts, Auth: httpapi.Auth{Tokens: accounts}, Registry: reg,
-		Queue: queue, Inspect: inspect,
+		Queue: queue, Inspect: inspect, accounts: accounts,
 	}
 	d.Relay = jobqueue.NewRelay(outboxdb.New(b.db), queue, clock, log, d.queueOf)
 	var err error

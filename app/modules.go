@@ -11,6 +11,7 @@ import (
 
 	"github.com/feria/feria/adapters/httpapi/accountapi"
 	"github.com/feria/feria/adapters/httpapi/adminapi"
+	"github.com/feria/feria/adapters/httpapi/appsapi"
 	"github.com/feria/feria/adapters/httpapi/brandsapi"
 	"github.com/feria/feria/adapters/httpapi/catalogapi"
 	"github.com/feria/feria/adapters/httpapi/compatapi"
@@ -25,6 +26,7 @@ import (
 	"github.com/feria/feria/adapters/mailer/logmail"
 	"github.com/feria/feria/adapters/mailer/smtpmail"
 	"github.com/feria/feria/adapters/redisstore/contactsredis"
+	"github.com/feria/feria/adapters/sqlstore/appsdb"
 	"github.com/feria/feria/adapters/sqlstore/brandsdb"
 	"github.com/feria/feria/adapters/sqlstore/catalogdb"
 	"github.com/feria/feria/adapters/sqlstore/compatdb"
@@ -33,6 +35,7 @@ import (
 	"github.com/feria/feria/adapters/sqlstore/flexdb"
 	"github.com/feria/feria/adapters/sqlstore/outboxdb"
 	"github.com/feria/feria/adapters/sqlstore/salesdb"
+	"github.com/feria/feria/core/apps/appssvc"
 	"github.com/feria/feria/core/brands/brandssvc"
 	"github.com/feria/feria/core/catalog/catalogsvc"
 	"github.com/feria/feria/core/compat/compatsvc"
@@ -77,14 +80,18 @@ type Module struct {
 
 // modules is the module map: the whole system in one list, in the order
 // sandbox.md applies fixtures (users, categories, domains, products, items,
-// orders, brands, flex subscriptions, shipments, contact events), then the
-// modules without collections. The use cases are built first, in the order
+// orders, brands, flex subscriptions, shipments, contact events,
+// applications), then the modules without collections. The use cases are built first, in the order
 // they depend on each other; they keep no state, so the API and the workers
 // of one process share them.
 func modules(d *Deps) ([]Module, error) {
 	// Stored orders fan out to every row's OrderObserver (compat's
 	// snapshots), filled in below once the rows exist.
 	observers := &orderObservers{}
+	// Tokens may belong to applications, which check their users: the
+	// account module learns them once both exist.
+	apps := appssvc.New(appsdb.New(d.DB), d.Accounts)
+	d.accounts.WithApplications(apps)
 	brands := brandssvc.New(brandsdb.New(d.DB), d.Accounts, d.Clock)
 	catalog := catalogsvc.New(catalogdb.New(d.DB), d.Accounts, d.Clock).WithOfficialStores(brands)
 	sales := salessvc.New(salesdb.New(d.DB), d.Accounts, catalog, d.Tx, d.Clock, observers)
@@ -128,6 +135,9 @@ func modules(d *Deps) ([]Module, error) {
 			Collections: contactsapi.Collections(contacts),
 			Reset:       counters,
 		},
+		// Applications are the last key of sandbox.md's fixtures order (they
+		// name users): keep this row after every other row with collections.
+		{Name: "apps", Collections: appsapi.Collections(apps)},
 		{
 			Name:          "compat",
 			Routes:        func(r fiber.Router) { compatapi.Routes(r, compat, d.Auth) },

@@ -5,9 +5,11 @@ package account
 import (
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/feria/feria/core/kernel"
@@ -37,10 +39,47 @@ const DefaultTokenLifetime = 21600 * time.Second
 // Token is an issued access token. The plain value is shown once, when issued;
 // only its hash is stored.
 type Token struct {
-	Hash      string
-	UserID    int64
+	Hash   string
+	UserID int64
+	// AppID is the application the token belongs to; 0: none.
+	AppID     int64
 	ExpiresAt time.Time
 	RevokedAt *time.Time
+}
+
+// Issue is what a token is issued for.
+type Issue struct {
+	UserID int64
+	// Value is the token's plain value; "" generates one.
+	Value string
+	// Lifetime 0 is DefaultTokenLifetime.
+	Lifetime time.Duration
+	// AppID binds the token to an application; 0: none.
+	AppID int64
+}
+
+// Client is an application as the token endpoint knows it: its client_id
+// is the application id.
+type Client struct {
+	AppID  int64
+	Secret string
+}
+
+// CheckClient applies the rule of sandbox.md to a refresh: a token of an
+// application is refreshed only with that application's client_id (its
+// app_id) and client_secret; a token without an application takes any.
+func CheckClient(tokenApp int64, clientID, clientSecret string, app Client) error {
+	if tokenApp == 0 {
+		return nil
+	}
+	idOK := app.AppID == tokenApp && clientID == strconv.FormatInt(tokenApp, 10)
+	// The secret is compared in constant time whatever the id said, so the
+	// answer's timing tells nothing about it.
+	secretOK := subtle.ConstantTimeCompare([]byte(clientSecret), []byte(app.Secret)) == 1
+	if !idOK || !secretOK {
+		return ErrInvalidClient
+	}
+	return nil
 }
 
 // Valid reports whether the token authenticates at now.
@@ -82,6 +121,11 @@ var (
 	ErrUserNotFound = kernel.E(kernel.NotExist, "not_found", "user not found")
 	ErrInvalidGrant = kernel.E(kernel.Invalid, "invalid_grant", "invalid refresh token")
 	ErrGrantType    = kernel.E(kernel.Invalid, "unsupported_grant_type", "grant_type must be refresh_token")
+	// ErrInvalidClient refuses a refresh of an application's token with
+	// another client's credentials; the refresh token stays usable.
+	ErrInvalidClient = kernel.E(kernel.Invalid, "invalid_client", "invalid client_id or client_secret")
+	// ErrApplicationNotFound is a token asked for an unknown application.
+	ErrApplicationNotFound = kernel.E(kernel.NotExist, "not_found", "application not found")
 )
 
 // ErrInvalidUser is the error of a user that breaks a rule; its causes name

@@ -6,6 +6,8 @@ import "context"
 type Caller struct {
 	UserID int64
 	SiteID string
+	// AppID is the application the token belongs to; 0: none.
+	AppID int64
 }
 
 type callerKey struct{}

@@ -21,12 +21,22 @@ type Service interface {
 	User(ctx context.Context, id int64) (account.User, error)
 	// PutUser validates and upserts a user (the sandbox's world setup).
 	PutUser(ctx context.Context, u account.User) (account.User, error)
-	// IssueToken issues a token of the user; value "" generates one.
-	IssueToken(ctx context.Context, userID int64, value string, lifetime time.Duration) (account.Grant, error)
+	// IssueToken issues a token of the user, of an application when
+	// in.AppID is set (which must exist).
+	IssueToken(ctx context.Context, in account.Issue) (account.Grant, error)
 	RevokeToken(ctx context.Context, value string) error
-	// Refresh exchanges a refresh token for a new grant; each refresh token
-	// works once.
-	Refresh(ctx context.Context, refreshToken string) (account.Grant, error)
+	// Refresh exchanges a refresh token for a new grant of the same
+	// application; each refresh token works once. A token of an application
+	// needs that application's client_id and client_secret
+	// (account.CheckClient); refused, the refresh token stays usable.
+	Refresh(ctx context.Context, refreshToken, clientID, clientSecret string) (account.Grant, error)
+}
+
+// Applications tells the account module the clients tokens may belong to
+// (the apps module's applications).
+type Applications interface {
+	// Client returns the application's client, or ErrNotFound.
+	Client(ctx context.Context, appID int64) (account.Client, error)
 }
 
 // Users stores users.
@@ -41,9 +51,13 @@ type Tokens interface {
 	// Token returns the token with that hash and the site of its user.
 	Token(ctx context.Context, hash string) (account.Token, string, error)
 	RevokeToken(ctx context.Context, hash string, at time.Time) error
-	// SetRefresh makes hash the only valid refresh token of the user.
-	SetRefresh(ctx context.Context, userID int64, hash string) error
-	// TakeRefresh consumes a refresh token and returns its user; a second
-	// take of the same hash is ErrNotFound.
-	TakeRefresh(ctx context.Context, hash string) (int64, error)
+	// SetRefresh makes hash the only valid refresh token of the user and
+	// application (appID 0: tokens without one).
+	SetRefresh(ctx context.Context, userID, appID int64, hash string) error
+	// Refresh returns the user and application of a refresh token without
+	// consuming it, or ErrNotFound.
+	Refresh(ctx context.Context, hash string) (userID, appID int64, err error)
+	// TakeRefresh consumes a refresh token and returns its user and
+	// application; a second take of the same hash is ErrNotFound.
+	TakeRefresh(ctx context.Context, hash string) (userID, appID int64, err error)
 }

@@ -4,6 +4,7 @@ package accountapi
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -70,7 +71,7 @@ func Collections(svc accountport.Service) []sandboxapi.Collection {
 				}
 				token = *b.AccessToken
 			}
-			g, err := svc.IssueToken(ctx, u.ID, token, lifetime)
+			g, err := svc.IssueToken(ctx, account.Issue{UserID: u.ID, Value: token, Lifetime: lifetime})
 			if err != nil {
 				return nil, err
 			}
@@ -118,6 +119,8 @@ func SandboxRoutes(r fiber.Router, svc accountport.Service) {
 		}
 		var b struct {
 			ExpiresIn *int64 `json:"expires_in"`
+			// AppID binds the token to an application (unknown: 404).
+			AppID *int64 `json:"app_id"`
 		}
 		if len(c.Body()) > 0 {
 			if err := httpapi.DecodeJSON(c.Body(), &b); err != nil {
@@ -128,7 +131,14 @@ func SandboxRoutes(r fiber.Router, svc accountport.Service) {
 		if err != nil {
 			return err
 		}
-		g, err := svc.IssueToken(c.UserContext(), userID, "", life)
+		in := account.Issue{UserID: userID, Lifetime: life}
+		if b.AppID != nil {
+			if *b.AppID <= 0 {
+				return errInvalid.With("app_id must be a positive integer").WithCause("app_id", "app_id must be a positive integer")
+			}
+			in.AppID = *b.AppID
+		}
+		g, err := svc.IssueToken(c.UserContext(), in)
 		if err != nil {
 			return err
 		}
@@ -162,10 +172,13 @@ func Routes(app fiber.Router, svc accountport.Service) {
 			return c.Status(fiber.StatusBadRequest).JSON(oauthError{
 				ErrorDescription: "grant_type must be refresh_token", Error: "unsupported_grant_type", Status: 400, Cause: []any{}})
 		}
-		g, err := svc.Refresh(c.UserContext(), c.FormValue("refresh_token"))
-		if kernel.KindOf(err) == kernel.Invalid {
+		g, err := svc.Refresh(c.UserContext(), c.FormValue("refresh_token"), c.FormValue("client_id"), c.FormValue("client_secret"))
+		var e *kernel.Error
+		if errors.As(err, &e) && e.Kind == kernel.Invalid {
+			// The OAuth error is the domain error's code: invalid_grant
+			// or invalid_client.
 			return c.Status(fiber.StatusBadRequest).JSON(oauthError{
-				ErrorDescription: kernel.MessageOf(err), Error: "invalid_grant", Status: 400, Cause: []any{}})
+				ErrorDescription: e.Message, Error: e.Code, Status: 400, Cause: []any{}})
 		}
 		if err != nil {
 			return err

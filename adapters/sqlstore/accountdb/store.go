@@ -31,13 +31,23 @@ type userRow struct {
 
 type tokenRow struct {
 	bun.BaseModel `bun:"table:tokens"`
-	account.Token
+
+	Hash      string     `bun:"hash,pk"`
+	UserID    int64      `bun:"user_id"`
+	AppID     int64      `bun:"app_id,nullzero"` // NULL: no application
+	ExpiresAt time.Time  `bun:"expires_at"`
+	RevokedAt *time.Time `bun:"revoked_at"`
+}
+
+func (r tokenRow) token() account.Token {
+	return account.Token{Hash: r.Hash, UserID: r.UserID, AppID: r.AppID, ExpiresAt: r.ExpiresAt, RevokedAt: r.RevokedAt}
 }
 
 type refreshRow struct {
 	bun.BaseModel `bun:"table:refresh_tokens"`
 
 	UserID int64  `bun:"user_id,pk"`
+	AppID  int64  `bun:"app_id,pk"` // 0: tokens without an application
 	Hash   string `bun:"hash"`
 }
 
@@ -74,10 +84,10 @@ func (s *Store) User(ctx context.Context, id int64) (account.User, error) {
 // AddToken stores a token; re-adding the same value renews it, which lets a
 // fixture name a fixed token again after it expired.
 func (s *Store) AddToken(ctx context.Context, t account.Token) error {
-	row := tokenRow{Token: t}
+	row := tokenRow{Hash: t.Hash, UserID: t.UserID, AppID: t.AppID, ExpiresAt: t.ExpiresAt, RevokedAt: t.RevokedAt}
 	_, err := sqlstore.IDB(ctx, s.db).NewInsert().Model(&row).
 		On("CONFLICT (hash) DO UPDATE").
-		Set("user_id = EXCLUDED.user_id, expires_at = EXCLUDED.expires_at, revoked_at = NULL").
+		Set("user_id = EXCLUDED.user_id, app_id = EXCLUDED.app_id, expires_at = EXCLUDED.expires_at, revoked_at = NULL").
 		Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("accountdb: add token: %w", err)
@@ -92,7 +102,7 @@ func (s *Store) Token(ctx context.Context, hash string) (account.Token, string, 
 		SiteID string `bun:"site_id"`
 	}
 	err := sqlstore.IDB(ctx, s.db).NewSelect().
-		ColumnExpr("t.hash, t.user_id, t.expires_at, t.revoked_at, u.site_id").
+		ColumnExpr("t.hash, t.user_id, t.app_id, t.expires_at, t.revoked_at, u.site_id").
 		TableExpr("tokens AS t").Join("JOIN users AS u ON u.id = t.user_id").
 		Where("t.hash = ?", hash).Scan(ctx, &out)
 	if sqlstore.IsNoRows(err) {
@@ -101,7 +111,7 @@ func (s *Store) Token(ctx context.Context, hash string) (account.Token, string, 
 	if err != nil {
 		return account.Token{}, "", fmt.Errorf("accountdb: token: %w", err)
 	}
-	return out.Token, out.SiteID, nil
+	return out.token(), out.SiteID, nil
 }
 
 // RevokeToken marks a token revoked.
@@ -117,28 +127,42 @@ func (s *Store) RevokeToken(ctx context.Context, hash string, at time.Time) erro
 	return nil
 }
 
-// SetRefresh keeps one refresh token per user: the newest.
-func (s *Store) SetRefresh(ctx context.Context, userID int64, hash string) error {
-	row := refreshRow{UserID: userID, Hash: hash}
+// SetRefresh keeps one refresh token per user and application: the newest.
+func (s *Store) SetRefresh(ctx context.Context, userID, appID int64, hash string) error {
+	row := refreshRow{UserID: userID, AppID: appID, Hash: hash}
 	_, err := sqlstore.IDB(ctx, s.db).NewInsert().Model(&row).
-		On("CONFLICT (user_id) DO UPDATE").Set("hash = EXCLUDED.hash").Exec(ctx)
+		On("CONFLICT (user_id, app_id) DO UPDATE").Set("hash = EXCLUDED.hash").Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("accountdb: set refresh token: %w", err)
 	}
 	return nil
 }
 
-// TakeRefresh deletes the refresh token and returns its user, in one
-// statement so that two concurrent refreshes cannot both succeed.
-func (s *Store) TakeRefresh(ctx context.Context, hash string) (int64, error) {
-	var userID int64
-	err := sqlstore.IDB(ctx, s.db).NewDelete().Model((*refreshRow)(nil)).
-		Where("hash = ?", hash).Returning("user_id").Scan(ctx, &userID)
+// Refresh returns the user and application of a refresh token.
+func (s *Store) Refresh(ctx context.Context, hash string) (int64, int64, error) {
+	var row refreshRow
+	err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&row).Where("hash = ?", hash).Scan(ctx)
 	if sqlstore.IsNoRows(err) {
-		return 0, fmt.Errorf("accountdb: refresh token: %w", accountport.ErrNotFound)
+		return 0, 0, fmt.Errorf("accountdb: refresh token: %w", accountport.ErrNotFound)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("accountdb: refresh token: %w", err)
+		return 0, 0, fmt.Errorf("accountdb: refresh token: %w", err)
 	}
-	return userID, nil
+	return row.UserID, row.AppID, nil
+}
+
+// TakeRefresh deletes the refresh token and returns its user and
+// application, in one statement so that two concurrent refreshes cannot
+// both succeed.
+func (s *Store) TakeRefresh(ctx context.Context, hash string) (int64, int64, error) {
+	var row refreshRow
+	err := sqlstore.IDB(ctx, s.db).NewDelete().Model((*refreshRow)(nil)).
+		Where("hash = ?", hash).Returning("user_id, app_id").Scan(ctx, &row.UserID, &row.AppID)
+	if sqlstore.IsNoRows(err) {
+		return 0, 0, fmt.Errorf("accountdb: refresh token: %w", accountport.ErrNotFound)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("accountdb: refresh token: %w", err)
+	}
+	return row.UserID, row.AppID, nil
 }

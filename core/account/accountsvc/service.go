@@ -22,6 +22,7 @@ type Store interface {
 type Service struct {
 	store Store
 	clock kernel.Clock
+	apps  accountport.Applications
 }
 
 var _ accountport.Service = (*Service)(nil)
@@ -29,6 +30,26 @@ var _ accountport.Service = (*Service)(nil)
 // New returns the account service.
 func New(store Store, clock kernel.Clock) *Service {
 	return &Service{store: store, clock: clock}
+}
+
+// WithApplications lets tokens belong to the applications apps knows; the
+// apps module is built after this one (it checks users), hence a setter.
+func (s *Service) WithApplications(apps accountport.Applications) *Service {
+	s.apps = apps
+	return s
+}
+
+// client returns an application's client; an unknown application (or no
+// applications at all) is ErrApplicationNotFound.
+func (s *Service) client(ctx context.Context, appID int64) (account.Client, error) {
+	if s.apps == nil {
+		return account.Client{}, account.ErrApplicationNotFound.Withf("application %d not found", appID)
+	}
+	c, err := s.apps.Client(ctx, appID)
+	if errors.Is(err, accountport.ErrNotFound) {
+		return c, account.ErrApplicationNotFound.Withf("application %d not found", appID).Wrap(err)
+	}
+	return c, err
 }
 
 // Authenticate resolves a token; unknown, expired and revoked tokens are all
@@ -47,7 +68,7 @@ func (s *Service) Authenticate(ctx context.Context, value string) (kernel.Caller
 	if !t.Valid(s.clock.Now()) {
 		return kernel.Caller{}, account.ErrTokenInvalid
 	}
-	return kernel.Caller{UserID: t.UserID, SiteID: site}, nil
+	return kernel.Caller{UserID: t.UserID, SiteID: site, AppID: t.AppID}, nil
 }
 
 // User returns one user.
@@ -80,11 +101,18 @@ func (s *Service) PutUser(ctx context.Context, u account.User) (account.User, er
 	return u, s.store.UpsertUser(ctx, u)
 }
 
-// IssueToken issues an access token and a refresh token for the user.
-func (s *Service) IssueToken(ctx context.Context, userID int64, value string, lifetime time.Duration) (account.Grant, error) {
-	if _, err := s.User(ctx, userID); err != nil {
+// IssueToken issues an access token and a refresh token for the user, of
+// an application when in.AppID is set.
+func (s *Service) IssueToken(ctx context.Context, in account.Issue) (account.Grant, error) {
+	if _, err := s.User(ctx, in.UserID); err != nil {
 		return account.Grant{}, err
 	}
+	if in.AppID != 0 {
+		if _, err := s.client(ctx, in.AppID); err != nil {
+			return account.Grant{}, err
+		}
+	}
+	lifetime, value := in.Lifetime, in.Value
 	if lifetime <= 0 {
 		lifetime = account.DefaultTokenLifetime
 	}
@@ -92,16 +120,16 @@ func (s *Service) IssueToken(ctx context.Context, userID int64, value string, li
 		value = account.NewTokenValue("APP_USR-")
 	}
 	refresh := account.NewTokenValue("TG-")
-	t := account.Token{Hash: account.Hash(value), UserID: userID, ExpiresAt: s.clock.Now().Add(lifetime)}
+	t := account.Token{Hash: account.Hash(value), UserID: in.UserID, AppID: in.AppID, ExpiresAt: s.clock.Now().Add(lifetime)}
 	if err := s.store.AddToken(ctx, t); err != nil {
 		return account.Grant{}, err
 	}
-	if err := s.store.SetRefresh(ctx, userID, account.Hash(refresh)); err != nil {
+	if err := s.store.SetRefresh(ctx, in.UserID, in.AppID, account.Hash(refresh)); err != nil {
 		return account.Grant{}, err
 	}
 	return account.Grant{
 		AccessToken: value, TokenType: "bearer", ExpiresIn: int64(lifetime / time.Second),
-		Scope: account.Scope, UserID: userID, RefreshToken: refresh,
+		Scope: account.Scope, UserID: in.UserID, RefreshToken: refresh,
 	}, nil
 }
 
@@ -114,17 +142,40 @@ func (s *Service) RevokeToken(ctx context.Context, value string) error {
 	return err
 }
 
-// Refresh consumes a refresh token and issues a new grant.
-func (s *Service) Refresh(ctx context.Context, refreshToken string) (account.Grant, error) {
+// Refresh consumes a refresh token and issues a new grant of the same
+// application. The client is checked before the token is consumed, so a
+// refused refresh leaves it usable.
+func (s *Service) Refresh(ctx context.Context, refreshToken, clientID, clientSecret string) (account.Grant, error) {
 	if refreshToken == "" {
 		return account.Grant{}, account.ErrInvalidGrant.With("refresh_token is required")
 	}
-	userID, err := s.store.TakeRefresh(ctx, account.Hash(refreshToken))
+	unknown := account.ErrInvalidGrant.With("invalid_grant: the refresh token is unknown or was already used")
+	hash := account.Hash(refreshToken)
+	_, appID, err := s.store.Refresh(ctx, hash)
 	if errors.Is(err, accountport.ErrNotFound) {
-		return account.Grant{}, account.ErrInvalidGrant.With("invalid_grant: the refresh token is unknown or was already used").Wrap(err)
+		return account.Grant{}, unknown.Wrap(err)
 	}
 	if err != nil {
 		return account.Grant{}, err
 	}
-	return s.IssueToken(ctx, userID, "", 0)
+	if appID != 0 {
+		c, err := s.client(ctx, appID)
+		if kernel.KindOf(err) == kernel.NotExist {
+			return account.Grant{}, account.ErrInvalidClient.Wrap(err)
+		}
+		if err != nil {
+			return account.Grant{}, err
+		}
+		if err := account.CheckClient(appID, clientID, clientSecret, c); err != nil {
+			return account.Grant{}, err
+		}
+	}
+	userID, appID, err := s.store.TakeRefresh(ctx, hash)
+	if errors.Is(err, accountport.ErrNotFound) {
+		return account.Grant{}, unknown.Wrap(err)
+	}
+	if err != nil {
+		return account.Grant{}, err
+	}
+	return s.IssueToken(ctx, account.Issue{UserID: userID, AppID: appID})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/feria/feria/core/account"
 	"github.com/feria/feria/core/account/accountsvc"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/accountport/accountporttest"
 )
 
@@ -29,7 +30,7 @@ func setup(t *testing.T) (*accountsvc.Service, *clock) {
 func TestTokenLifecycle(t *testing.T) {
 	ctx := context.Background()
 	svc, clk := setup(t)
-	g, err := svc.IssueToken(ctx, 1, "APP_USR-fixed", 10*time.Second)
+	g, err := svc.IssueToken(ctx, account.Issue{UserID: 1, Value: "APP_USR-fixed", Lifetime: 10 * time.Second})
 	if err != nil || g.AccessToken != "APP_USR-fixed" || g.ExpiresIn != 10 || g.TokenType != "bearer" || g.UserID != 1 {
 		t.Fatalf("issue: %+v %v", g, err)
 	}
@@ -40,7 +41,7 @@ func TestTokenLifecycle(t *testing.T) {
 	if _, err := svc.Authenticate(ctx, "APP_USR-fixed"); !errors.Is(err, account.ErrTokenInvalid) {
 		t.Fatalf("expired: %v", err)
 	}
-	g, _ = svc.IssueToken(ctx, 1, "", 0)
+	g, _ = svc.IssueToken(ctx, account.Issue{UserID: 1})
 	if g.ExpiresIn != 21600 || len(g.AccessToken) < 40 {
 		t.Fatalf("generated: %+v", g)
 	}
@@ -53,7 +54,7 @@ func TestTokenLifecycle(t *testing.T) {
 	if _, err := svc.Authenticate(ctx, "unknown"); !errors.Is(err, account.ErrTokenInvalid) {
 		t.Fatalf("unknown: %v", err)
 	}
-	if _, err := svc.IssueToken(ctx, 99, "", 0); !errors.Is(err, account.ErrUserNotFound) {
+	if _, err := svc.IssueToken(ctx, account.Issue{UserID: 99}); !errors.Is(err, account.ErrUserNotFound) {
 		t.Fatalf("unknown user: %v", err)
 	}
 }
@@ -61,12 +62,12 @@ func TestTokenLifecycle(t *testing.T) {
 func TestRefreshWorksOnce(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := setup(t)
-	first, _ := svc.IssueToken(ctx, 1, "", 0)
-	second, err := svc.Refresh(ctx, first.RefreshToken)
+	first, _ := svc.IssueToken(ctx, account.Issue{UserID: 1})
+	second, err := svc.Refresh(ctx, first.RefreshToken, "", "")
 	if err != nil || second.AccessToken == first.AccessToken || second.RefreshToken == first.RefreshToken {
 		t.Fatalf("refresh: %+v %v", second, err)
 	}
-	if _, err := svc.Refresh(ctx, first.RefreshToken); !errors.Is(err, account.ErrInvalidGrant) {
+	if _, err := svc.Refresh(ctx, first.RefreshToken, "", ""); !errors.Is(err, account.ErrInvalidGrant) {
 		t.Fatalf("reuse: %v", err)
 	}
 	if _, err := svc.Authenticate(ctx, second.AccessToken); err != nil {
@@ -86,5 +87,61 @@ func TestPutUserValidates(t *testing.T) {
 		if e.Causes[i].Code != field {
 			t.Errorf("cause %d = %+v; want %s", i, e.Causes[i], field)
 		}
+	}
+}
+
+// apps is the applications the account module sees in these tests.
+type apps map[int64]string
+
+func (a apps) Client(_ context.Context, id int64) (account.Client, error) {
+	secret, ok := a[id]
+	if !ok {
+		return account.Client{}, accountport.ErrNotFound
+	}
+	return account.Client{AppID: id, Secret: secret}, nil
+}
+
+func TestTokensOfAnApplication(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := setup(t)
+	if _, err := svc.IssueToken(ctx, account.Issue{UserID: 1, AppID: 789}); !errors.Is(err, account.ErrApplicationNotFound) {
+		t.Fatalf("no applications known: %v", err)
+	}
+	svc.WithApplications(apps{789: "app-secret", 790: "other-secret"})
+	if _, err := svc.IssueToken(ctx, account.Issue{UserID: 1, AppID: 7}); !errors.Is(err, account.ErrApplicationNotFound) {
+		t.Fatalf("unknown application: %v", err)
+	}
+	g, err := svc.IssueToken(ctx, account.Issue{UserID: 1, AppID: 789})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := svc.Authenticate(ctx, g.AccessToken); err != nil || c != (kernel.Caller{UserID: 1, SiteID: "MLA", AppID: 789}) {
+		t.Fatalf("caller of an application's token: %+v %v", c, err)
+	}
+	// Every wrong client is refused and leaves the refresh token usable.
+	for _, c := range [][2]string{{"", ""}, {"789", ""}, {"789", "other-secret"}, {"790", "other-secret"}, {"790", "app-secret"}, {"0789", "app-secret"}} {
+		if _, err := svc.Refresh(ctx, g.RefreshToken, c[0], c[1]); !errors.Is(err, account.ErrInvalidClient) {
+			t.Errorf("client %q/%q: %v, want invalid_client", c[0], c[1], err)
+		}
+	}
+	next, err := svc.Refresh(ctx, g.RefreshToken, "789", "app-secret")
+	if err != nil {
+		t.Fatalf("refresh with the application's client: %v", err)
+	}
+	if c, err := svc.Authenticate(ctx, next.AccessToken); err != nil || c.AppID != 789 {
+		t.Fatalf("a refreshed token keeps the application: %+v %v", c, err)
+	}
+	if _, err := svc.Refresh(ctx, next.RefreshToken, "790", "other-secret"); !errors.Is(err, account.ErrInvalidClient) {
+		t.Fatalf("the refreshed pair is the application's too: %v", err)
+	}
+	// A token without an application takes any client, or none.
+	plain, _ := svc.IssueToken(ctx, account.Issue{UserID: 1})
+	if _, err := svc.Refresh(ctx, plain.RefreshToken, "790", "wrong"); err != nil {
+		t.Fatalf("token without application: %v", err)
+	}
+	// One refresh token per user and application: issuing a plain token
+	// left the application's refresh token usable.
+	if _, err := svc.Refresh(ctx, next.RefreshToken, "789", "app-secret"); err != nil {
+		t.Fatalf("application's refresh token after a plain issue: %v", err)
 	}
 }

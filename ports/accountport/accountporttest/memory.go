@@ -16,8 +16,11 @@ type Memory struct {
 	mu      sync.Mutex
 	users   map[int64]account.User
 	tokens  map[string]account.Token
-	refresh map[int64]string
+	refresh map[refreshKey]string
 }
+
+// refreshKey is whose refresh token it is: a user's, of one application.
+type refreshKey struct{ user, app int64 }
 
 var (
 	_ accountport.Users  = (*Memory)(nil)
@@ -26,7 +29,7 @@ var (
 
 // NewMemory returns an empty store.
 func NewMemory() *Memory {
-	return &Memory{users: map[int64]account.User{}, tokens: map[string]account.Token{}, refresh: map[int64]string{}}
+	return &Memory{users: map[int64]account.User{}, tokens: map[string]account.Token{}, refresh: map[refreshKey]string{}}
 }
 
 func (m *Memory) UpsertUser(_ context.Context, u account.User) error {
@@ -82,21 +85,32 @@ func (m *Memory) RevokeToken(_ context.Context, hash string, at time.Time) error
 	return nil
 }
 
-func (m *Memory) SetRefresh(_ context.Context, userID int64, hash string) error {
+func (m *Memory) SetRefresh(_ context.Context, userID, appID int64, hash string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.refresh[userID] = hash
+	m.refresh[refreshKey{userID, appID}] = hash
 	return nil
 }
 
-func (m *Memory) TakeRefresh(_ context.Context, hash string) (int64, error) {
+func (m *Memory) Refresh(_ context.Context, hash string) (int64, int64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for user, h := range m.refresh {
+	for k, h := range m.refresh {
 		if h == hash {
-			delete(m.refresh, user)
-			return user, nil
+			return k.user, k.app, nil
 		}
 	}
-	return 0, accountport.ErrNotFound
+	return 0, 0, accountport.ErrNotFound
+}
+
+func (m *Memory) TakeRefresh(_ context.Context, hash string) (int64, int64, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, h := range m.refresh {
+		if h == hash {
+			delete(m.refresh, k)
+			return k.user, k.app, nil
+		}
+	}
+	return 0, 0, accountport.ErrNotFound
 }

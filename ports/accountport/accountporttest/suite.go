@@ -86,20 +86,70 @@ func TestStore(t *testing.T, newStore func(t testing.TB) Store) {
 		if err := s.UpsertUser(ctx, seller); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.SetRefresh(ctx, 123, "r1"); err != nil {
+		if err := s.SetRefresh(ctx, 123, 0, "r1"); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.SetRefresh(ctx, 123, "r2"); err != nil {
+		if err := s.SetRefresh(ctx, 123, 0, "r2"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.TakeRefresh(ctx, "r1"); !errors.Is(err, accountport.ErrNotFound) {
+		if _, _, err := s.TakeRefresh(ctx, "r1"); !errors.Is(err, accountport.ErrNotFound) {
 			t.Fatalf("older refresh token: %v", err)
 		}
-		if user, err := s.TakeRefresh(ctx, "r2"); err != nil || user != 123 {
-			t.Fatalf("take: %d %v", user, err)
+		if _, _, err := s.Refresh(ctx, "r1"); !errors.Is(err, accountport.ErrNotFound) {
+			t.Fatalf("older refresh token read: %v", err)
 		}
-		if _, err := s.TakeRefresh(ctx, "r2"); !errors.Is(err, accountport.ErrNotFound) {
+		if user, app, err := s.Refresh(ctx, "r2"); err != nil || user != 123 || app != 0 {
+			t.Fatalf("read: %d %d %v", user, app, err)
+		}
+		if user, app, err := s.TakeRefresh(ctx, "r2"); err != nil || user != 123 || app != 0 {
+			t.Fatalf("take: %d %d %v", user, app, err)
+		}
+		if _, _, err := s.TakeRefresh(ctx, "r2"); !errors.Is(err, accountport.ErrNotFound) {
 			t.Fatalf("second take: %v", err)
+		}
+		if _, _, err := s.Refresh(ctx, "r2"); !errors.Is(err, accountport.ErrNotFound) {
+			t.Fatalf("read after take: %v", err)
+		}
+	})
+
+	t.Run("one refresh token per user and application", func(t *testing.T) {
+		s := newStore(t)
+		if err := s.UpsertUser(ctx, seller); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []struct {
+			app  int64
+			hash string
+		}{{0, "plain"}, {789, "app-789"}, {790, "app-790"}, {789, "app-789-newer"}} {
+			if err := s.SetRefresh(ctx, 123, r.app, r.hash); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for hash, app := range map[string]int64{"plain": 0, "app-790": 790, "app-789-newer": 789} {
+			if user, got, err := s.Refresh(ctx, hash); err != nil || user != 123 || got != app {
+				t.Errorf("refresh %s: user %d app %d %v, want app %d", hash, user, got, err, app)
+			}
+		}
+		if _, _, err := s.Refresh(ctx, "app-789"); !errors.Is(err, accountport.ErrNotFound) {
+			t.Errorf("replaced refresh token of app 789: %v", err)
+		}
+		if user, app, err := s.TakeRefresh(ctx, "app-790"); err != nil || user != 123 || app != 790 {
+			t.Fatalf("take: %d %d %v", user, app, err)
+		}
+	})
+
+	t.Run("a token keeps its application", func(t *testing.T) {
+		s := newStore(t)
+		if err := s.UpsertUser(ctx, seller); err != nil {
+			t.Fatal(err)
+		}
+		for hash, app := range map[string]int64{account.Hash("plain"): 0, account.Hash("of-app"): 789} {
+			if err := s.AddToken(ctx, account.Token{Hash: hash, UserID: 123, AppID: app, ExpiresAt: at.Add(time.Hour)}); err != nil {
+				t.Fatal(err)
+			}
+			if got, _, err := s.Token(ctx, hash); err != nil || got.AppID != app {
+				t.Errorf("token of app %d: %+v %v", app, got, err)
+			}
 		}
 	})
 }

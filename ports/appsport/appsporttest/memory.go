@@ -1,0 +1,60 @@
+// Package appsporttest holds an in-memory fake of the application store and
+// the contract suite every adapter of it must pass.
+package appsporttest
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/feria/feria/core/apps"
+	"github.com/feria/feria/ports/appsport"
+)
+
+// Memory implements appsport.Store in memory, for use-case tests.
+type Memory struct {
+	mu   sync.Mutex
+	apps map[int64]apps.Application
+}
+
+var _ appsport.Store = (*Memory)(nil)
+
+// NewMemory returns an empty store.
+func NewMemory() *Memory { return &Memory{apps: map[int64]apps.Application{}} }
+
+func (m *Memory) Upsert(_ context.Context, a apps.Application) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.apps[a.ID] = clone(a)
+	return nil
+}
+
+func (m *Memory) Application(_ context.Context, id int64) (apps.Application, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.apps[id]
+	if !ok {
+		return apps.Application{}, appsport.ErrNotFound
+	}
+	return clone(a), nil
+}
+
+func (m *Memory) Subscribers(_ context.Context, topic string, userID int64) ([]apps.Application, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := []apps.Application{}
+	for _, a := range m.apps {
+		if a.HasTopic(topic) && a.Granted(userID) {
+			out = append(out, clone(a))
+		}
+	}
+	slices.SortFunc(out, func(a, b apps.Application) int { return int(a.ID - b.ID) })
+	return out, nil
+}
+
+func clone(a apps.Application) apps.Application {
+	a.Topics = slices.Clone(a.Topics)
+	a.Users = slices.Clone(a.Users)
+	a.RetryDelaysMS = slices.Clone(a.RetryDelaysMS)
+	return a
+}
