@@ -74,7 +74,7 @@ func PackageOf(query string, item *catalog.Item, c catalog.Category) (Package, S
 		}
 		return p, FromQuery, nil
 	}
-	if item != nil && item.Shipping.Dimensions != nil && *item.Shipping.Dimensions != "" {
+	if !NeedsCategory(query, item) {
 		p, err := ParseDimensions(*item.Shipping.Dimensions)
 		if err != nil {
 			msg := fmt.Sprintf("item %s has shipping.dimensions that %s", item.ID, err.Error())
@@ -88,6 +88,12 @@ func PackageOf(query string, item *catalog.Item, c catalog.Category) (Package, S
 		return Package{}, FromCategory, ErrNoDimensions.With(msg).WithCause("dimensions", msg)
 	}
 	return p, FromCategory, nil
+}
+
+// NeedsCategory reports whether PackageOf will fall back to the category's
+// dimensions, so that a caller reads the category only then.
+func NeedsCategory(query string, item *catalog.Item) bool {
+	return query == "" && (item == nil || item.Shipping.Dimensions == nil || *item.Shipping.Dimensions == "")
 }
 
 // CategoryPackage is a category's standard dimensions as a package; ok is
