@@ -1,0 +1,212 @@
+// Package loadrun is what the load runs under test/load share: feria wired on
+// a PostgreSQL schema of its own and served on a real HTTP listener on
+// 127.0.0.1, calls to its sandbox, and concurrent keep-alive clients that
+// measure requests/s, p50 and p99 of one URL.
+package loadrun
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/uptrace/bun"
+
+	"github.com/feria/feria/adapters/blobstore/fsblob"
+	"github.com/feria/feria/adapters/sqlstore"
+	"github.com/feria/feria/adapters/sqlstore/migrations"
+	"github.com/feria/feria/app"
+)
+
+// SandboxKey is the sandbox key of a load run's instance.
+const SandboxKey = "load-sandbox-key"
+
+// Schema opens a migrated PostgreSQL database in a new schema named after
+// prefix; drop removes the schema and closes everything.
+func Schema(ctx context.Context, dbURL, prefix string) (db *bun.DB, drop func(), err error) {
+	schema := fmt.Sprintf("%s_%d", prefix, time.Now().UnixNano()%1_000_000_000)
+	admin, err := sqlstore.OpenPostgres(ctx, dbURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		admin.Close()
+		return nil, nil, err
+	}
+	drop = func() {
+		if db != nil {
+			db.Close()
+		}
+		admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE") //nolint:errcheck // best effort
+		admin.Close()
+	}
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		drop()
+		return nil, nil, err
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	if db, err = sqlstore.OpenPostgres(ctx, u.String()); err != nil {
+		drop()
+		return nil, nil, err
+	}
+	if _, err := migrations.Up(ctx, db); err != nil {
+		drop()
+		return nil, nil, err
+	}
+	return db, drop, nil
+}
+
+// Server is feria served on a real listener.
+type Server struct {
+	Base   string // http://127.0.0.1:<port>
+	Client *http.Client
+	close  func()
+}
+
+// Serve wires feria on db and rdb (files in a temporary directory) and
+// serves it on 127.0.0.1; conc sizes the client's keep-alive pool.
+func Serve(db *bun.DB, rdb *redis.Client, conc int) (*Server, error) {
+	cfg, err := app.LoadConfig(func(string) string { return "" })
+	if err != nil {
+		return nil, err
+	}
+	cfg.SandboxKey = SandboxKey
+	dir, err := os.MkdirTemp("", "feria-load")
+	if err != nil {
+		return nil, err
+	}
+	blobs, err := fsblob.New(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	in, err := app.NewInstance(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), db, rdb, blobs)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		in.Close()
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	go in.HTTP.Listener(ln) //nolint:errcheck // ends with Close
+	return &Server{
+		Base:   "http://" + ln.Addr().String(),
+		Client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc * 2}, Timeout: 30 * time.Second},
+		close: func() {
+			in.HTTP.Shutdown() //nolint:errcheck // best effort
+			in.Close()
+			os.RemoveAll(dir)
+		},
+	}, nil
+}
+
+// Close stops serving and removes the files.
+func (s *Server) Close() { s.close() }
+
+// Call sends a JSON body with the sandbox key to path and fails on any
+// status of 300 or more.
+func (s *Server) Call(method, path, body string) ([]byte, error) {
+	req, err := http.NewRequest(method, s.Base+path, bytes.NewBufferString(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Sandbox-Key", SandboxKey)
+	res, err := s.Client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, err
+	}
+	if res.StatusCode >= 300 {
+		return b, fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, b)
+	}
+	return b, nil
+}
+
+// Result is what one scenario measured.
+type Result struct {
+	Name     string
+	Requests int
+	PerSec   float64
+	P50, P99 time.Duration
+}
+
+// Header is the line above a table of Results.
+func Header() string {
+	return fmt.Sprintf("%-44s %10s %10s %10s %10s", "scenario", "requests", "req/s", "p50", "p99")
+}
+
+func (r Result) String() string {
+	return fmt.Sprintf("%-44s %10d %10.0f %10s %10s", r.Name, r.Requests, r.PerSec,
+		r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond))
+}
+
+// Load runs conc clients against path for d; every answer must be 200.
+func (s *Server) Load(name, path string, d time.Duration, conc int) (Result, error) {
+	var mu sync.Mutex
+	var all []time.Duration
+	var firstErr error
+	deadline := time.Now().Add(d)
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine []time.Duration
+			for time.Now().Before(deadline) {
+				start := time.Now()
+				res, err := s.Client.Get(s.Base + path)
+				if err == nil {
+					_, _ = io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+					if res.StatusCode != http.StatusOK {
+						err = fmt.Errorf("%s: status %d", name, res.StatusCode)
+					}
+				}
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					return
+				}
+				mine = append(mine, time.Since(start))
+			}
+			mu.Lock()
+			all = append(all, mine...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(t0)
+	if firstErr != nil {
+		return Result{}, firstErr
+	}
+	if len(all) == 0 {
+		return Result{}, fmt.Errorf("%s: no request completed in %s", name, d)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	pct := func(p float64) time.Duration { return all[int(float64(len(all)-1)*p)] }
+	return Result{Name: name, Requests: len(all), PerSec: float64(len(all)) / elapsed.Seconds(), P50: pct(0.50), P99: pct(0.99)}, nil
+}
