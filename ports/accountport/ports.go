@@ -19,6 +19,9 @@ type Service interface {
 	// Authenticate resolves an access token to its caller.
 	Authenticate(ctx context.Context, token string) (kernel.Caller, error)
 	User(ctx context.Context, id int64) (account.User, error)
+	// Users returns the users among ids in one read, in any order; unknown
+	// ids are left out.
+	Users(ctx context.Context, ids []int64) ([]account.User, error)
 	// PutUser validates and upserts a user (the sandbox's world setup).
 	PutUser(ctx context.Context, u account.User) (account.User, error)
 	// IssueToken issues a token of the user, of an application when
@@ -43,6 +46,8 @@ type Applications interface {
 type Users interface {
 	UpsertUser(ctx context.Context, u account.User) error
 	User(ctx context.Context, id int64) (account.User, error)
+	// Users returns the stored users among ids in one read, in any order.
+	Users(ctx context.Context, ids []int64) ([]account.User, error)
 }
 
 // Tokens stores hashed access and refresh tokens.

@@ -81,6 +81,22 @@ func (s *Store) User(ctx context.Context, id int64) (account.User, error) {
 	return row.User, nil
 }
 
+// Users returns the stored users among ids in one query.
+func (s *Store) Users(ctx context.Context, ids []int64) ([]account.User, error) {
+	if len(ids) == 0 {
+		return []account.User{}, nil
+	}
+	var rows []userRow
+	if err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("accountdb: users %v: %w", ids, err)
+	}
+	out := make([]account.User, len(rows))
+	for i, r := range rows {
+		out[i] = r.User
+	}
+	return out, nil
+}
+
 // AddToken stores a token; re-adding the same value renews it, which lets a
 // fixture name a fixed token again after it expired.
 func (s *Store) AddToken(ctx context.Context, t account.Token) error {

@@ -80,6 +80,11 @@ func (s *Service) User(ctx context.Context, id int64) (account.User, error) {
 	return u, err
 }
 
+// Users returns the users among ids in one read; unknown ids are left out.
+func (s *Service) Users(ctx context.Context, ids []int64) ([]account.User, error) {
+	return s.store.Users(ctx, ids)
+}
+
 // PutUser validates and stores a user; an existing user keeps its creation
 // date.
 func (s *Service) PutUser(ctx context.Context, u account.User) (account.User, error) {

@@ -52,6 +52,21 @@ func (m *Memory) User(_ context.Context, id int64) (account.User, error) {
 	return u, nil
 }
 
+// Users returns the stored users among ids.
+func (m *Memory) Users(_ context.Context, ids []int64) ([]account.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := []account.User{}
+	seen := map[int64]bool{}
+	for _, id := range ids {
+		if u, ok := m.users[id]; ok && !seen[id] {
+			seen[id] = true
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
 func (m *Memory) AddToken(_ context.Context, t account.Token) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()

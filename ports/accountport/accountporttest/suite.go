@@ -1,8 +1,11 @@
 package accountporttest
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -44,6 +47,31 @@ func TestStore(t *testing.T, newStore func(t testing.TB) Store) {
 		got, _ = s.User(ctx, 123)
 		if got.Nickname != "RENAMED" || got.Reputation != nil || !got.DateCreated.Equal(at) {
 			t.Fatalf("upsert: %+v (creation date must be kept)", got)
+		}
+	})
+
+	t.Run("several users in one read", func(t *testing.T) {
+		s := newStore(t)
+		for _, id := range []int64{123, 124, 125} {
+			u := seller
+			u.ID, u.Nickname = id, fmt.Sprint("U", id)
+			if err := s.UpsertUser(ctx, u); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, ids := range [][]int64{nil, {}, {999}} {
+			if got, err := s.Users(ctx, ids); err != nil || got == nil || len(got) != 0 {
+				t.Errorf("Users(%v) = %v %v, want none", ids, got, err)
+			}
+		}
+		got, err := s.Users(ctx, []int64{125, 999, 123, 125})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.SortFunc(got, func(a, b account.User) int { return cmp.Compare(a.ID, b.ID) })
+		if len(got) != 2 || got[0].ID != 123 || got[0].Nickname != "U123" || *got[0].Reputation != "green" ||
+			got[1].ID != 125 || !got[1].DateCreated.Equal(at) {
+			t.Errorf("Users = %+v, want 123 and 125 once each", got)
 		}
 	})
 
