@@ -18,6 +18,9 @@ type Service interface {
 	// PutCategory validates and upserts a category (sandbox).
 	PutCategory(ctx context.Context, c catalog.Category) (catalog.Category, error)
 	Category(ctx context.Context, id string) (catalog.Category, error)
+	// Categories returns the categories among ids in one read, in any
+	// order; unknown ids are left out.
+	Categories(ctx context.Context, ids []string) ([]catalog.Category, error)
 	PutDomain(ctx context.Context, d catalog.Domain) (catalog.Domain, error)
 	Domain(ctx context.Context, id string) (catalog.Domain, error)
 	// PutProduct validates and upserts a product; its domain must exist.
@@ -28,6 +31,9 @@ type Service interface {
 	PutItem(ctx context.Context, it catalog.Item) (catalog.ItemView, error)
 	// Item is the stored item (without computed tags).
 	Item(ctx context.Context, id string) (catalog.Item, error)
+	// Items returns the stored items among ids in one read, in any order;
+	// unknown ids are left out.
+	Items(ctx context.Context, ids []string) ([]catalog.Item, error)
 	// ItemView is the item resource of the public API.
 	ItemView(ctx context.Context, id string) (catalog.ItemView, error)
 	// SearchItems lists the ids of a seller's items; the caller in ctx must
@@ -60,6 +66,8 @@ type Store interface {
 	// UpsertCategory stores a category; an existing one keeps date_created.
 	UpsertCategory(ctx context.Context, c catalog.Category) error
 	Category(ctx context.Context, id string) (catalog.Category, error)
+	// Categories returns the stored categories among ids, in any order.
+	Categories(ctx context.Context, ids []string) ([]catalog.Category, error)
 	UpsertDomain(ctx context.Context, d catalog.Domain) error
 	Domain(ctx context.Context, id string) (catalog.Domain, error)
 	// UpsertProduct stores a product and replaces its attribute index.
@@ -69,6 +77,8 @@ type Store interface {
 	// attribute); an existing one keeps date_created.
 	UpsertItem(ctx context.Context, it catalog.Item) error
 	Item(ctx context.Context, id string) (catalog.Item, error)
+	// Items returns the stored items among ids, in any order.
+	Items(ctx context.Context, ids []string) ([]catalog.Item, error)
 	// ItemFacts derives the computed facts of an item from the
 	// compatibility tables and its category.
 	ItemFacts(ctx context.Context, id string) (catalog.Facts, error)

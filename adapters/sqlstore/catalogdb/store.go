@@ -112,6 +112,22 @@ func (s *Store) Category(ctx context.Context, id string) (catalog.Category, erro
 	return row.Category, nil
 }
 
+// Categories returns the stored categories among ids in one query.
+func (s *Store) Categories(ctx context.Context, ids []string) ([]catalog.Category, error) {
+	if len(ids) == 0 {
+		return []catalog.Category{}, nil
+	}
+	var rows []categoryRow
+	if err := s.idb(ctx).NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("catalogdb: categories %v: %w", ids, err)
+	}
+	out := make([]catalog.Category, len(rows))
+	for i, r := range rows {
+		out[i] = r.Category
+	}
+	return out, nil
+}
+
 // UpsertDomain stores a domain.
 func (s *Store) UpsertDomain(ctx context.Context, d catalog.Domain) error {
 	if d.Compatibilities == nil {
@@ -210,12 +226,32 @@ func (s *Store) Item(ctx context.Context, id string) (catalog.Item, error) {
 	if err := s.idb(ctx).NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
 		return catalog.Item{}, notFound("item", id, err)
 	}
+	return row.item(), nil
+}
+
+// Items returns the stored items among ids in one query.
+func (s *Store) Items(ctx context.Context, ids []string) ([]catalog.Item, error) {
+	if len(ids) == 0 {
+		return []catalog.Item{}, nil
+	}
+	var rows []itemRow
+	if err := s.idb(ctx).NewSelect().Model(&rows).Where("id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("catalogdb: items %v: %w", ids, err)
+	}
+	out := make([]catalog.Item, len(rows))
+	for i, r := range rows {
+		out[i] = r.item()
+	}
+	return out, nil
+}
+
+func (row itemRow) item() catalog.Item {
 	return catalog.Item{ID: row.ID, SiteID: row.SiteID, SellerID: row.SellerID, Title: row.Title,
 		CategoryID: row.CategoryID, DomainID: row.DomainID, Status: row.Status, Price: row.Price,
 		CurrencyID: row.CurrencyID, AvailableQuantity: row.AvailableQuantity, ListingTypeID: row.ListingTypeID,
 		Condition: row.Condition, OfficialStoreID: row.OfficialStoreID, CatalogProductID: row.CatalogProductID,
 		Attributes: row.Attributes, Tags: row.Tags, Shipping: row.Shipping, ItemExtra: row.Extra,
-		DateCreated: row.DateCreated, LastUpdated: row.LastUpdated}, nil
+		DateCreated: row.DateCreated, LastUpdated: row.LastUpdated}
 }
 
 // The computed facts of an item i, as SQL over the compatibility tables.

@@ -101,6 +101,11 @@ func (s *Service) Category(ctx context.Context, id string) (catalog.Category, er
 	return c, missing(err, catalog.ErrCategoryNotFound)
 }
 
+// Categories returns the categories among ids in one read.
+func (s *Service) Categories(ctx context.Context, ids []string) ([]catalog.Category, error) {
+	return s.store.Categories(ctx, ids)
+}
+
 // PutDomain validates and stores a domain.
 func (s *Service) PutDomain(ctx context.Context, d catalog.Domain) (catalog.Domain, error) {
 	if d.Compatibilities == nil {
@@ -301,6 +306,11 @@ func (s *Service) defaults(it *catalog.Item) {
 func (s *Service) Item(ctx context.Context, id string) (catalog.Item, error) {
 	it, err := s.store.Item(ctx, id)
 	return it, missing(err, catalog.ErrItemNotFound)
+}
+
+// Items returns the stored items among ids in one read.
+func (s *Service) Items(ctx context.Context, ids []string) ([]catalog.Item, error) {
+	return s.store.Items(ctx, ids)
 }
 
 // ItemView returns the item resource of the public API.

@@ -95,6 +95,11 @@ func (m *Memory) Category(_ context.Context, id string) (catalog.Category, error
 	return get(&m.mu, m.categories, id)
 }
 
+// Categories returns the stored categories among ids.
+func (m *Memory) Categories(_ context.Context, ids []string) ([]catalog.Category, error) {
+	return getAll(&m.mu, m.categories, ids), nil
+}
+
 // UpsertDomain stores a domain.
 func (m *Memory) UpsertDomain(_ context.Context, d catalog.Domain) error {
 	return put(&m.mu, m.domains, d.ID, d, nil)
@@ -123,6 +128,11 @@ func (m *Memory) UpsertItem(_ context.Context, it catalog.Item) error {
 // Item returns a stored item.
 func (m *Memory) Item(_ context.Context, id string) (catalog.Item, error) {
 	return get(&m.mu, m.items, id)
+}
+
+// Items returns the stored items among ids.
+func (m *Memory) Items(_ context.Context, ids []string) ([]catalog.Item, error) {
+	return getAll(&m.mu, m.items, ids), nil
 }
 
 // ItemFacts derives the facts with the rules of docs/decisions.md.
@@ -207,6 +217,21 @@ func put[T any](mu *sync.Mutex, m map[string]T, id string, v T, keep func(old T,
 	}
 	m[id] = v
 	return nil
+}
+
+// getAll returns the values of the ids present, each once.
+func getAll[T any](mu *sync.Mutex, m map[string]T, ids []string) []T {
+	mu.Lock()
+	defer mu.Unlock()
+	out := []T{}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if v, ok := m[id]; ok && !seen[id] {
+			seen[id] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func get[T any](mu *sync.Mutex, m map[string]T, id string) (T, error) {

@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -190,6 +192,44 @@ func TestStore(t *testing.T, newEnv func(t *testing.T) Env) {
 		if _, err := e.Store.ItemFacts(ctx, "MLA9"); !errors.Is(err, catalogport.ErrNotFound) {
 			t.Errorf("facts of a missing item: %v", err)
 		}
+	})
+
+	t.Run("several items and categories in one read", func(t *testing.T) {
+		e := newEnv(t)
+		e.AddUser(ctx, 123)
+		for _, id := range []string{"MLA1747", "MLA1748"} {
+			must(t, e.Store.UpsertCategory(ctx, Category(id, &yes)))
+		}
+		for _, id := range []string{"MLA1100", "MLA1101", "MLA1102"} {
+			it := Item(id, "MLA1747", 123, "")
+			it.Shipping.Dimensions = str("10x20x30," + id[3:])
+			must(t, e.Store.UpsertItem(ctx, it))
+		}
+		for _, none := range [][]string{nil, {}, {"MLA9"}} {
+			items, err := e.Store.Items(ctx, none)
+			must(t, err)
+			cats, err := e.Store.Categories(ctx, none)
+			must(t, err)
+			if items == nil || cats == nil || len(items)+len(cats) != 0 {
+				t.Errorf("Items/Categories(%v) = %v %v, want empty", none, items, cats)
+			}
+		}
+		items, err := e.Store.Items(ctx, []string{"MLA1102", "MLA9", "MLA1100", "MLA1102"})
+		must(t, err)
+		slices.SortFunc(items, func(a, b catalog.Item) int { return strings.Compare(a.ID, b.ID) })
+		for i := range items {
+			items[i].DateCreated, items[i].LastUpdated = items[i].DateCreated.UTC(), items[i].LastUpdated.UTC()
+		}
+		want := []catalog.Item{Item("MLA1100", "MLA1747", 123, ""), Item("MLA1102", "MLA1747", 123, "")}
+		want[0].Shipping.Dimensions, want[1].Shipping.Dimensions = str("10x20x30,1100"), str("10x20x30,1102")
+		same(t, "items", items, want)
+		cats, err := e.Store.Categories(ctx, []string{"MLA1748", "MLA9", "MLA1747"})
+		must(t, err)
+		slices.SortFunc(cats, func(a, b catalog.Category) int { return strings.Compare(a.ID, b.ID) })
+		for i := range cats {
+			cats[i].DateCreated, cats[i].LastModified = cats[i].DateCreated.UTC(), cats[i].LastModified.UTC()
+		}
+		same(t, "categories", cats, []catalog.Category{Category("MLA1747", &yes), Category("MLA1748", &yes)})
 	})
 
 	t.Run("facts and search", func(t *testing.T) {
