@@ -5,6 +5,7 @@
 package catalog
 
 import (
+	"fmt"
 	"slices"
 	"time"
 )
@@ -31,12 +32,24 @@ type ShippingPreferences struct {
 	Restricted bool       `json:"restricted"`
 }
 
-// Dimensions are standard package dimensions in centimetres and grams.
+// Dimensions are package dimensions in whole centimetres and grams
+// (sandbox.md: "Dimensions are positive integers (cm and g)"). A category
+// without standard dimensions has them all zero.
 type Dimensions struct {
-	Height float64 `json:"height"`
-	Width  float64 `json:"width"`
-	Length float64 `json:"length"`
-	Weight float64 `json:"weight"`
+	Height int64 `json:"height"`
+	Width  int64 `json:"width"`
+	Length int64 `json:"length"`
+	Weight int64 `json:"weight"`
+}
+
+// Known reports whether every dimension is given (positive).
+func (d Dimensions) Known() bool {
+	return d.Height > 0 && d.Width > 0 && d.Length > 0 && d.Weight > 0
+}
+
+// String is the dimensions in the form of the API: HxWxL,weight.
+func (d Dimensions) String() string {
+	return fmt.Sprintf("%dx%dx%d,%d", d.Height, d.Width, d.Length, d.Weight)
 }
 
 // Logistic is one logistics mode and the types it offers.

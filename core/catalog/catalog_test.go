@@ -59,6 +59,14 @@ func TestValidateItem(t *testing.T) {
 		}, "attributes[1].id"},
 		{"bad shipping mode", func(i *catalog.Item) { i.Shipping.Mode = "pigeon" }, "shipping.mode"},
 		{"bad dimensions", func(i *catalog.Item) { i.Shipping.Dimensions = str("10x20,5") }, "shipping.dimensions"},
+		{"dimensions not whole", func(i *catalog.Item) { i.Shipping.Dimensions = str("10.5x20x30,500") }, "shipping.dimensions"},
+		{"free methods of not_specified", func(i *catalog.Item) {
+			i.Shipping.Mode = "not_specified"
+			i.Shipping.FreeMethods = []catalog.FreeMethod{{ID: 73328, Rule: catalog.FreeRule{FreeMode: "country"}}}
+		}, "shipping.free_methods"},
+		{"custom free shipping", func(i *catalog.Item) {
+			i.Shipping.Mode, i.Shipping.FreeShipping = "not_specified", true
+		}, ""},
 		{"bad free mode", func(i *catalog.Item) {
 			i.Shipping.FreeMethods = []catalog.FreeMethod{{ID: 1, Rule: catalog.FreeRule{FreeMode: "moon"}}}
 		}, "shipping.free_methods[0].rule.free_mode"},
@@ -99,10 +107,13 @@ func TestValidateCatalog(t *testing.T) {
 	if got := causes(t, catalog.ValidateProduct(p)); len(got) != 1 || got[0] != "parent_id" {
 		t.Errorf("product its own parent: %v", got)
 	}
-	if _, err := catalog.ParseDimensions("10x20x30,500"); err != nil {
-		t.Error(err)
+	if d, err := catalog.ParseDimensions("10x20x30,500"); err != nil || d != (catalog.Dimensions{Height: 10, Width: 20, Length: 30, Weight: 500}) || d.String() != "10x20x30,500" || !d.Known() {
+		t.Errorf("ParseDimensions: %v %v", d, err)
 	}
-	for _, s := range []string{"", "10x20x30", "10x20x30,", "10x20x-1,5", "axbxc,d"} {
+	if (catalog.Dimensions{Height: 10, Width: 20, Length: 30}).Known() {
+		t.Error("dimensions without weight are known")
+	}
+	for _, s := range []string{"", "10x20x30", "10x20x30,", "10x20x-1,5", "axbxc,d", "10.5x20x30,500", "10x20x30,0", " 10x20x30,500", "+1x1x1,1", "1e2x1x1,1", "99999999999999999999x1x1,1"} {
 		if _, err := catalog.ParseDimensions(s); err == nil {
 			t.Errorf("dimensions %q accepted", s)
 		}

@@ -97,7 +97,7 @@ func ValidateCategory(c Category) error {
 	d := c.ShippingPreferences.Dimensions
 	for _, f := range []struct {
 		name string
-		v    float64
+		v    int64
 	}{{"height", d.Height}, {"width", d.Width}, {"length", d.Length}, {"weight", d.Weight}} {
 		if f.v < 0 {
 			p.Add("shipping_preferences.dimensions."+f.name, "shipping_preferences.dimensions.%s must not be negative", f.name)
@@ -247,6 +247,11 @@ func ValidateItem(it Item) error {
 			p.Add("shipping.dimensions", "shipping.dimensions %s", err.Error())
 		}
 	}
+	// Free methods are methods of the managed shipping; without it, free
+	// shipping is the flag alone (spec C's custom free shipping).
+	if len(s.FreeMethods) > 0 && s.Mode != "me1" && s.Mode != "me2" {
+		p.Add("shipping.free_methods", "shipping.free_methods need shipping.mode me2 (or me1); with mode %s offer free shipping with free_shipping true alone", s.Mode)
+	}
 	for i, m := range s.FreeMethods {
 		field := fmt.Sprintf("shipping.free_methods[%d]", i)
 		if m.ID <= 0 {
@@ -257,9 +262,10 @@ func ValidateItem(it Item) error {
 	return p.Err(ErrInvalidItem)
 }
 
-// ParseDimensions reads "HxWxL,weight" (centimetres and grams).
+// ParseDimensions reads "HxWxL,weight" in centimetres and grams; every
+// figure must be a positive integer written in plain digits.
 func ParseDimensions(s string) (Dimensions, error) {
-	bad := fmt.Errorf("must be <height>x<width>x<length>,<weight>, got %q", s)
+	bad := fmt.Errorf("must be <height>x<width>x<length>,<weight> in positive whole centimetres and grams, got %q", s)
 	sizes, weight, ok := strings.Cut(s, ",")
 	if !ok {
 		return Dimensions{}, bad
@@ -268,13 +274,16 @@ func ParseDimensions(s string) (Dimensions, error) {
 	if len(parts) != 3 {
 		return Dimensions{}, bad
 	}
-	var v [4]float64
+	var v [4]int64
 	for i, raw := range append(parts, weight) {
-		f, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
-		if err != nil || f <= 0 {
+		if raw == "" || strings.TrimLeft(raw, "0123456789") != "" {
 			return Dimensions{}, bad
 		}
-		v[i] = f
+		n, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || n <= 0 {
+			return Dimensions{}, bad
+		}
+		v[i] = n
 	}
 	return Dimensions{Height: v[0], Width: v[1], Length: v[2], Weight: v[3]}, nil
 }

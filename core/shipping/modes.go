@@ -91,21 +91,13 @@ func Modes(siteID string, c catalog.Category) []Mode {
 
 // Preferences is a category's shipping preferences as spec C shows them.
 type Preferences struct {
-	Dimensions   Dimensions     `json:"dimensions"`
-	Logistics    []Logistic     `json:"logistics"`
-	Restricted   bool           `json:"restricted"`
-	Source       PreferenceFrom `json:"source"`
-	DateCreated  *time.Time     `json:"date_created"`
-	LastModified *time.Time     `json:"last_modified"`
-	CategoryID   string         `json:"category_id"`
-}
-
-// Dimensions are a category's standard package dimensions (cm and g).
-type Dimensions struct {
-	Height float64 `json:"height"`
-	Width  float64 `json:"width"`
-	Length float64 `json:"length"`
-	Weight float64 `json:"weight"`
+	Dimensions   catalog.Dimensions `json:"dimensions"`
+	Logistics    []Logistic         `json:"logistics"`
+	Restricted   bool               `json:"restricted"`
+	Source       PreferenceFrom     `json:"source"`
+	DateCreated  *time.Time         `json:"date_created"`
+	LastModified *time.Time         `json:"last_modified"`
+	CategoryID   string             `json:"category_id"`
 }
 
 // Logistic is a logistics mode with its types, in the field order of spec C.
@@ -123,8 +115,7 @@ type PreferenceFrom struct {
 // PreferencesOf are the shipping preferences of category c: its own, so the
 // source is the category itself and the dates are the category's.
 func PreferencesOf(c catalog.Category) Preferences {
-	d := c.ShippingPreferences.Dimensions
-	p := Preferences{Dimensions: Dimensions{Height: d.Height, Width: d.Width, Length: d.Length, Weight: d.Weight},
+	p := Preferences{Dimensions: c.ShippingPreferences.Dimensions,
 		Logistics: make([]Logistic, 0, len(c.ShippingPreferences.Logistics)), Restricted: c.ShippingPreferences.Restricted,
 		Source: PreferenceFrom{Origin: "category", Identifier: c.ID}, CategoryID: c.ID}
 	for _, l := range c.ShippingPreferences.Logistics {

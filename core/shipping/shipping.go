@@ -7,48 +7,26 @@ package shipping
 
 import (
 	"fmt"
-	"math"
-	"strconv"
-	"strings"
 
 	"github.com/feria/feria/core/catalog"
 )
 
 // Package is a parcel: height, width and length in centimetres, weight in
-// grams, all positive integers (sandbox.md, "Shipping costs").
+// grams, all positive integers (sandbox.md, "Shipping costs"); the catalog's
+// dimensions of a package to be priced.
 type Package struct {
 	Height, Width, Length, Weight int64
 }
 
 // String is the package in the dimensions form of the API: HxWxL,weight.
-func (p Package) String() string {
-	return fmt.Sprintf("%dx%dx%d,%d", p.Height, p.Width, p.Length, p.Weight)
-}
+func (p Package) String() string { return catalog.Dimensions(p).String() }
 
-// ParseDimensions reads "HxWxL,weight" in centimetres and grams; every
-// figure must be a positive integer written in plain digits.
+// ParseDimensions reads "HxWxL,weight" in centimetres and grams with the
+// catalog's rule (an item's shipping.dimensions obeys the same): every
+// figure a positive integer written in plain digits.
 func ParseDimensions(s string) (Package, error) {
-	bad := fmt.Errorf("must be <height>x<width>x<length>,<weight> in positive whole centimetres and grams, got %q", s)
-	sizes, weight, ok := strings.Cut(s, ",")
-	if !ok {
-		return Package{}, bad
-	}
-	parts := strings.Split(sizes, "x")
-	if len(parts) != 3 {
-		return Package{}, bad
-	}
-	var v [4]int64
-	for i, raw := range append(parts, weight) {
-		if raw == "" || strings.TrimLeft(raw, "0123456789") != "" {
-			return Package{}, bad
-		}
-		n, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil || n <= 0 {
-			return Package{}, bad
-		}
-		v[i] = n
-	}
-	return Package{Height: v[0], Width: v[1], Length: v[2], Weight: v[3]}, nil
+	d, err := catalog.ParseDimensions(s)
+	return Package(d), err
 }
 
 // Source says where the dimensions of a cost came from.
@@ -97,14 +75,7 @@ func NeedsCategory(query string, item *catalog.Item) bool {
 }
 
 // CategoryPackage is a category's standard dimensions as a package; ok is
-// false when the category has none (any figure zero or not whole).
+// false when the category has none (any figure zero).
 func CategoryPackage(d catalog.Dimensions) (Package, bool) {
-	var v [4]int64
-	for i, f := range []float64{d.Height, d.Width, d.Length, d.Weight} {
-		if f <= 0 || f != math.Trunc(f) || f > math.MaxInt64/2 {
-			return Package{}, false
-		}
-		v[i] = int64(f)
-	}
-	return Package{Height: v[0], Width: v[1], Length: v[2], Weight: v[3]}, true
+	return Package(d), d.Known()
 }

@@ -18,7 +18,7 @@ func TestSandboxCollections(t *testing.T) {
 		}{
 			// wrong types
 			{"category wrong type", "PUT", "/categories/MLA1", `{"site_id":"MLA","name":"X","shipping_preferences":{"dimensions":{"height":"tall"}}}`, 400,
-				apptest.Err(400, "bad_request", "field shipping_preferences.dimensions.height must be a number, got string", "shipping_preferences.dimensions.height", "shipping_preferences.dimensions.height must be a number")},
+				apptest.Err(400, "bad_request", "field shipping_preferences.dimensions.height must be an integer, got string", "shipping_preferences.dimensions.height", "shipping_preferences.dimensions.height must be an integer")},
 			{"domain wrong type", "PUT", "/domains/MLA-X", `{"site_id":"MLA","main":"yes"}`, 400,
 				apptest.Err(400, "bad_request", "field main must be a boolean, got string", "main", "main must be a boolean")},
 			{"product wrong type", "PUT", "/products/MLA1", `{"site_id":"MLA","domain_id":"MLA-CARS_AND_VANS","name":"X","attributes":{}}`, 400,

@@ -297,6 +297,11 @@ func (s *Service) defaults(it *catalog.Item) {
 	if sh.FreeMethods == nil {
 		sh.FreeMethods = []catalog.FreeMethod{}
 	}
+	// A listing offering a free method offers free shipping: spec C's
+	// country-wide body names free_methods without the flag.
+	if len(sh.FreeMethods) > 0 {
+		sh.FreeShipping = true
+	}
 	if sh.Tags == nil {
 		sh.Tags = []string{}
 	}

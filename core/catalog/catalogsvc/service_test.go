@@ -141,6 +141,22 @@ func TestPutItem(t *testing.T) {
 			t.Errorf("changed: %v %v %v, want date_created kept, last_updated moved", changed.DateCreated, changed.LastUpdated, changed.Price)
 		}
 	})
+
+	// Spec C's country-wide free shipping names a free method without the
+	// flag: the listing offers free shipping, and the view shows
+	// free_methods in place of methods.
+	t.Run("a free method makes shipping free", func(t *testing.T) {
+		s, _, _ := setup(t)
+		it := body()
+		it.Shipping = catalog.ItemShipping{Mode: "me2", FreeMethods: []catalog.FreeMethod{{ID: 73328, Rule: catalog.FreeRule{FreeMode: "country"}}}}
+		v, err := s.PutItem(ctx, it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !v.Shipping.FreeShipping || v.Shipping.Methods != nil || len(v.Shipping.FreeMethods) != 1 {
+			t.Errorf("shipping %+v, want free with its free method and no methods", v.Shipping)
+		}
+	})
 }
 
 func TestItemView(t *testing.T) {
