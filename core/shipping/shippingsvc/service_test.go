@@ -11,15 +11,15 @@ import (
 	"github.com/feria/feria/core/catalog"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/shipping"
+	"github.com/feria/feria/ports/accountport/accountporttest"
 	"github.com/feria/feria/ports/shippingport"
 	"github.com/feria/feria/ports/shippingport/shippingporttest"
 )
 
-// world is a fake of the catalog and account reads that counts them.
+// world is a fake of the catalog reads that counts them.
 type world struct {
 	items map[string]catalog.Item
 	cats  map[string]catalog.Category
-	users map[int64]account.User
 	calls map[string]int
 }
 
@@ -63,24 +63,20 @@ func (w *world) Categories(_ context.Context, ids []string) ([]catalog.Category,
 	return out, nil
 }
 
-func (w *world) User(_ context.Context, id int64) (account.User, error) {
-	w.calls["User"]++
-	u, ok := w.users[id]
-	if !ok {
-		return u, account.ErrUserNotFound
-	}
-	return u, nil
+// sellers are the shared users double, counting the reads.
+type sellers struct {
+	known accountporttest.Users
+	calls map[string]int
 }
 
-func (w *world) Users(_ context.Context, ids []int64) ([]account.User, error) {
-	w.calls["Users"]++
-	var out []account.User
-	for _, id := range ids {
-		if u, ok := w.users[id]; ok {
-			out = append(out, u)
-		}
-	}
-	return out, nil
+func (s sellers) User(ctx context.Context, id int64) (account.User, error) {
+	s.calls["User"]++
+	return s.known.User(ctx, id)
+}
+
+func (s sellers) Users(ctx context.Context, ids []int64) ([]account.User, error) {
+	s.calls["Users"]++
+	return s.known.Users(ctx, ids)
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -90,10 +86,6 @@ func ptr[T any](v T) *T { return &v }
 // without dimensions.
 func newWorld() (*Service, *world, *shippingporttest.Memory) {
 	w := &world{calls: map[string]int{},
-		users: map[int64]account.User{
-			1: {ID: 1, SiteID: "MLA", Reputation: ptr("green")}, 2: {ID: 2, SiteID: "MLA", Reputation: ptr("yellow")},
-			3: {ID: 3, SiteID: "MLA", Reputation: ptr("red")}, 4: {ID: 4, SiteID: "MLA"},
-			5: {ID: 5, SiteID: "MLB", Reputation: ptr("green")}},
 		cats: map[string]catalog.Category{
 			"MLA1747": {ID: "MLA1747", SiteID: "MLA", AcceptedShippingMethods: []int64{73328},
 				ShippingPreferences: catalog.ShippingPreferences{Dimensions: catalog.Dimensions{Height: 10, Width: 20, Length: 30, Weight: 500},
@@ -108,8 +100,12 @@ func newWorld() (*Service, *world, *shippingporttest.Memory) {
 			"MLA3": {ID: "MLA3", SiteID: "MLA", SellerID: 4, CategoryID: "MLA1000"},
 			"MLA4": {ID: "MLA4", SiteID: "MLA", SellerID: 3, CategoryID: "MLA1000", Shipping: catalog.ItemShipping{Dimensions: ptr("1x1x1,40000")}},
 			"MLB1": {ID: "MLB1", SiteID: "MLB", SellerID: 5, CategoryID: "MLB5672"}}}
+	users := accountporttest.NewUsers(
+		account.User{ID: 1, SiteID: "MLA", Reputation: ptr("green")}, account.User{ID: 2, SiteID: "MLA", Reputation: ptr("yellow")},
+		account.User{ID: 3, SiteID: "MLA", Reputation: ptr("red")}, account.User{ID: 4, SiteID: "MLA"},
+		account.User{ID: 5, SiteID: "MLB", Reputation: ptr("green")})
 	rates := shippingporttest.NewMemory()
-	return New(rates, w, w), w, rates
+	return New(rates, w, sellers{known: users, calls: w.calls}), w, rates
 }
 
 func params(kv ...string) func(string) string {
@@ -290,7 +286,7 @@ func TestItemsCost(t *testing.T) {
 	wantErr(t, err, shipping.ErrNoDimensions,
 		"item MLA3: category MLA1000 has no standard dimensions; give dimensions=<height>x<width>x<length>,<weight>", "dimensions")
 
-	w.calls = map[string]int{}
+	clear(w.calls)
 	rates.Reads = 0
 	got, err = s.ItemsCost(ctx, "MLB1,MLA1,MLA2,MLA1", "")
 	if err != nil {
@@ -312,7 +308,7 @@ func TestItemsCost(t *testing.T) {
 	for i := range shipping.MaxItems {
 		w.items[fmt.Sprint("MLA", 100+i)] = catalog.Item{ID: fmt.Sprint("MLA", 100+i), SiteID: "MLA", SellerID: int64(1 + i%4), CategoryID: "MLA1747"}
 	}
-	w.calls = map[string]int{}
+	clear(w.calls)
 	ids := ""
 	for i := range shipping.MaxItems {
 		ids += fmt.Sprint(",MLA", 100+i)
@@ -325,7 +321,7 @@ func TestItemsCost(t *testing.T) {
 		t.Errorf("fifty items: reads %v, want %v", w.calls, want)
 	}
 
-	w.calls = map[string]int{}
+	clear(w.calls)
 	if _, err := s.ItemsCost(ctx, "MLA2", "1x1x1,1"); err != nil || w.calls["Categories"] != 0 {
 		t.Errorf("dimensions given still read categories: %v %v", w.calls, err)
 	}

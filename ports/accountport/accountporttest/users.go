@@ -10,7 +10,7 @@ import (
 // Users is the accounts other modules' use-case tests see: it knows the
 // users given, fails with Down's error for the ids in Down (a backend that
 // is down), and answers account.ErrUserNotFound for any other id. Only
-// User is implemented.
+// User and Users are implemented.
 type Users struct {
 	accountport.Service
 	Known map[int64]account.User
@@ -35,4 +35,21 @@ func (u Users) User(_ context.Context, id int64) (account.User, error) {
 		return x, nil
 	}
 	return account.User{}, account.ErrUserNotFound
+}
+
+// Users implements accountport.Service: the known users among ids, once
+// each; the error of the first id in Down.
+func (u Users) Users(_ context.Context, ids []int64) ([]account.User, error) {
+	out := []account.User{}
+	seen := map[int64]bool{}
+	for _, id := range ids {
+		if err, ok := u.Down[id]; ok {
+			return nil, err
+		}
+		if x, ok := u.Known[id]; ok && !seen[id] {
+			seen[id] = true
+			out = append(out, x)
+		}
+	}
+	return out, nil
 }
