@@ -22,6 +22,7 @@ import (
 	"github.com/feria/feria/adapters/httpapi/notifyapi"
 	"github.com/feria/feria/adapters/httpapi/salesapi"
 	"github.com/feria/feria/adapters/httpapi/sandboxapi"
+	"github.com/feria/feria/adapters/httpapi/shippingapi"
 	"github.com/feria/feria/adapters/jobqueue"
 	"github.com/feria/feria/adapters/mailer/logmail"
 	"github.com/feria/feria/adapters/mailer/smtpmail"
@@ -35,6 +36,7 @@ import (
 	"github.com/feria/feria/adapters/sqlstore/flexdb"
 	"github.com/feria/feria/adapters/sqlstore/outboxdb"
 	"github.com/feria/feria/adapters/sqlstore/salesdb"
+	"github.com/feria/feria/adapters/sqlstore/shippingdb"
 	"github.com/feria/feria/core/apps/appssvc"
 	"github.com/feria/feria/core/brands/brandssvc"
 	"github.com/feria/feria/core/catalog/catalogsvc"
@@ -47,6 +49,7 @@ import (
 	"github.com/feria/feria/core/notify/notifysvc"
 	"github.com/feria/feria/core/sales"
 	"github.com/feria/feria/core/sales/salessvc"
+	"github.com/feria/feria/core/shipping/shippingsvc"
 	"github.com/feria/feria/ports/compatport"
 	"github.com/feria/feria/ports/notifyport"
 	"github.com/feria/feria/ports/salesport"
@@ -80,10 +83,10 @@ type Module struct {
 
 // modules is the module map: the whole system in one list, in the order
 // sandbox.md applies fixtures (users, categories, domains, products, items,
-// orders, brands, flex subscriptions, shipments, contact events,
-// applications), then the modules without collections. The use cases are built first, in the order
-// they depend on each other; they keep no state, so the API and the workers
-// of one process share them.
+// orders, brands, flex subscriptions, shipments, contact events, shipping
+// rates, applications), then the modules without collections. The use cases
+// are built first, in the order they depend on each other; they keep no
+// state, so the API and the workers of one process share them.
 func modules(d *Deps) ([]Module, error) {
 	// Stored orders fan out to every row's OrderObserver (compat's
 	// snapshots), filled in below once the rows exist.
@@ -100,6 +103,7 @@ func modules(d *Deps) ([]Module, error) {
 	counters := contactsredis.New(d.Redis, contactsredis.DefaultPrefix)
 	contactsStore := contactsdb.New(d.DB)
 	contacts := contactssvc.New(counters, contactsStore, contactsStore, d.Tx, d.Clock)
+	shipping := shippingsvc.New(shippingdb.New(d.DB), catalog, d.Accounts)
 	compat := compatsvc.New(compatdb.New(d.DB), d.Tx, outboxdb.New(d.DB), noteRules, d.Clock)
 	fiscal, err := fiscalService(d)
 	if err != nil {
@@ -134,6 +138,11 @@ func modules(d *Deps) ([]Module, error) {
 			Routes:      func(r fiber.Router) { contactsapi.Routes(r, contacts, d.Auth) },
 			Collections: contactsapi.Collections(contacts),
 			Reset:       counters,
+		},
+		{
+			Name:        "shipping",
+			Routes:      func(r fiber.Router) { shippingapi.Routes(r, shipping) },
+			Collections: shippingapi.Collections(shipping),
 		},
 		// Applications are the last key of sandbox.md's fixtures order (they
 		// name users): keep this row after every other row with collections.
