@@ -111,10 +111,10 @@ func TestReadIDs(t *testing.T) {
 		t.Errorf("50 distinct ids and a repeat: %d %v", len(got), err)
 	}
 	for raw, msg := range map[string]string{
-		"":              "ids is required: comma-separated item ids, at most 50",
+		"":              fmt.Sprintf("ids is required: comma-separated item ids, at most %d", MaxItems),
 		"MLA1,,MLA2":    `ids must be item ids (a site id followed by digits); not one: ""`,
 		"MLA1,abc,XYZ9": `ids must be item ids (a site id followed by digits); not one: "abc", "XYZ9"`,
-		strings.Join(append(fifty, "MLA51"), ","): "ids names 51 items; at most 50 are allowed",
+		strings.Join(append(fifty, fmt.Sprint("MLA", MaxItems+1)), ","): fmt.Sprintf("ids names %d items; at most %d are allowed", MaxItems+1, MaxItems),
 	} {
 		_, err := ReadIDs(raw)
 		if kernel.MessageOf(err) != msg || !reflect.DeepEqual(causesOf(err), []string{"ids"}) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/feria/feria/core/shipping"
 	"github.com/feria/feria/test/apptest"
 )
 
@@ -257,7 +258,7 @@ func TestCostOfManyItems(t *testing.T) {
 					`{"MLA2002":` + verbose("2400", "ARS", "500", "0.4", "loyal", "1600") + `,"MLA2003":` + verbose("9500", "ARS", "1200", "0", "none", "0") + `}`},
 				{"dimensions given apply to every item", "/items/shipping_options/free?ids=MLA2001,MLA2005&dimensions=1x1x1,1", 200,
 					`{"MLA2001":` + cost("2000", "ARS") + `,"MLA2005":` + cost("4000", "ARS") + `}`},
-				{"no ids", "/items/shipping_options/free", 400, bad("ids", "ids is required: comma-separated item ids, at most 50")},
+				{"no ids", "/items/shipping_options/free", 400, bad("ids", fmt.Sprintf("ids is required: comma-separated item ids, at most %d", shipping.MaxItems))},
 				{"malformed ids", "/items/shipping_options/free?ids=MLA2001,abc,,MLA2", 400,
 					bad("ids", `ids must be item ids (a site id followed by digits); not one: "abc", ""`)},
 				{"unknown items", "/items/shipping_options/free?ids=MLA2001,MLA9998,MLA9999", 404, apptest.Err(404, "not_found", "items MLA9998, MLA9999 not found")},
@@ -270,18 +271,18 @@ func TestCostOfManyItems(t *testing.T) {
 				{"malformed verbose", "/items/shipping_options/free?ids=MLA2001&verbose=TRUE", 400, bad("verbose", `verbose must be true or false, got "TRUE"`)},
 			})
 
-			// Fifty items answer; a fifty-first id is refused before any read.
+			// MaxItems items answer; one more id is refused before any read.
 			var items []map[string]any
-			ids := make([]string, 51)
+			ids := make([]string, shipping.MaxItems+1)
 			for i := range ids {
 				ids[i] = fmt.Sprint("MLA", 3000+i)
 				items = append(items, map[string]any{"id": ids[i], "site_id": "MLA", "seller_id": 201 + i%4, "title": "Item", "category_id": "MLA1748",
 					"shipping": map[string]any{"mode": "me2", "dimensions": fmt.Sprintf("10x10x10,%d", 100*(i+1))}})
 			}
-			a.MustLoad(map[string]any{"items": items[:50]})
+			a.MustLoad(map[string]any{"items": items[:shipping.MaxItems]})
 			var want strings.Builder
 			lists := map[int]string{0: "2000", 1: "2400", 2: "4000", 3: "4000"} // green, yellow, orange, red on 4000
-			for i, id := range ids[:50] {
+			for i, id := range ids[:shipping.MaxItems] {
 				if i > 0 {
 					want.WriteString(",")
 				}
@@ -294,8 +295,9 @@ func TestCostOfManyItems(t *testing.T) {
 				}
 				fmt.Fprintf(&want, "%q:%s", id, cost(list, "ARS"))
 			}
-			a.Do("GET", "/items/shipping_options/free?ids="+strings.Join(ids[:50], ","), nil).Is(t, 200, "{"+want.String()+"}")
-			a.Do("GET", "/items/shipping_options/free?ids="+strings.Join(ids, ","), nil).Is(t, 400, bad("ids", "ids names 51 items; at most 50 are allowed"))
+			a.Do("GET", "/items/shipping_options/free?ids="+strings.Join(ids[:shipping.MaxItems], ","), nil).Is(t, 200, "{"+want.String()+"}")
+			a.Do("GET", "/items/shipping_options/free?ids="+strings.Join(ids, ","), nil).Is(t, 400,
+				bad("ids", fmt.Sprintf("ids names %d items; at most %d are allowed", shipping.MaxItems+1, shipping.MaxItems)))
 		})
 	}
 }
@@ -346,7 +348,8 @@ func TestRatesInTheSandbox(t *testing.T) {
 		`{"up_to":5000,"cost":9500},{"up_to":30000,"cost":15000}],"reputation_discounts":{"green":0.5,"yellow":0.4}}`
 	mlb := `{"site_id":"MLB","currency_id":"BRL","volumetric_divisor":4000,"weight_tiers":[{"up_to":1000,"cost":22.9},{"up_to":50000,"cost":100}],` +
 		`"reputation_discounts":{"green":0.45,"red":0}}`
-	mlbBody := `{"currency_id":"BRL","volumetric_divisor":4000.0,"weight_tiers":[{"up_to":1000,"cost":22.90},{"up_to":50000,"cost":1E2}],` +
+	// The path names the site: a body's site_id is ignored.
+	mlbBody := `{"site_id":"MLA","currency_id":"BRL","volumetric_divisor":4000.0,"weight_tiers":[{"up_to":1000,"cost":22.90},{"up_to":50000,"cost":1E2}],` +
 		`"reputation_discounts":{"green":0.450,"red":0}}`
 	for _, be := range apptest.Both {
 		t.Run(be.Name, func(t *testing.T) {

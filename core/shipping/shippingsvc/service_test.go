@@ -333,7 +333,7 @@ func TestItemsCost(t *testing.T) {
 	wantErr(t, err, shipping.ErrTooHeavy,
 		"item MLA4: dimensions 1x1x1,40000 give a billable weight of 40000 g, heavier than the last weight tier of MLA (30000 g)", "dimensions")
 	_, err = s.ItemsCost(ctx, "", "")
-	wantErr(t, err, shipping.ErrBadQuery, "ids is required: comma-separated item ids, at most 50", "ids")
+	wantErr(t, err, shipping.ErrBadQuery, fmt.Sprintf("ids is required: comma-separated item ids, at most %d", shipping.MaxItems), "ids")
 	_, err = s.ItemsCost(ctx, "MLA1", "x")
 	wantErr(t, err, shipping.ErrBadQuery, `dimensions must be <height>x<width>x<length>,<weight> in positive whole centimetres and grams, got "x"`, "dimensions")
 }
