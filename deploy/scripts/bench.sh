@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # bench.sh is `make bench`: every Go benchmark of feria against the real
-# local services, then each deploy/scripts/bench-*.sh (load runs over HTTP,
-# and redis-benchmark on the same Redis in the same run, so that feria's
-# numbers can be read beside what the machine's Redis does alone).
+# local services, then each deploy/scripts/bench-*.sh (load runs over HTTP:
+# bench-contacts.sh with redis-benchmark on the same Redis in the same run,
+# so that feria's numbers can be read beside what the machine's Redis does
+# alone; bench-shipping.sh, the 50-item free-shipping cost read beside the
+# one-item read).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${BENCH_OUT:-/tmp/feria-bench.txt}"

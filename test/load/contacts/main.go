@@ -10,32 +10,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log"
-	"log/slog"
-	"net"
-	"net/http"
-	"net/url"
-	"os"
-	"sort"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/feria/feria/adapters/blobstore/fsblob"
 	"github.com/feria/feria/adapters/redisstore"
 	"github.com/feria/feria/adapters/redisstore/contactsredis"
-	"github.com/feria/feria/adapters/sqlstore"
-	"github.com/feria/feria/adapters/sqlstore/migrations"
-	"github.com/feria/feria/app"
+	"github.com/feria/feria/test/load/loadrun"
 )
-
-const key = "load-sandbox-key"
 
 func main() {
 	dbURL := flag.String("db", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "PostgreSQL URL (a schema of its own is created and dropped)")
@@ -51,28 +37,11 @@ func main() {
 
 func run(dbURL, redisURL string, duration time.Duration, conc, items int) error {
 	ctx := context.Background()
-	schema := fmt.Sprintf("load_contacts_%d", time.Now().UnixNano()%1_000_000_000)
-	admin, err := sqlstore.OpenPostgres(ctx, dbURL)
+	db, drop, err := loadrun.Schema(ctx, dbURL, "load_contacts")
 	if err != nil {
 		return err
 	}
-	defer admin.Close()
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		return err
-	}
-	defer admin.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE") //nolint:errcheck // best effort
-	u, _ := url.Parse(dbURL)
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	db, err := sqlstore.OpenPostgres(ctx, u.String())
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if _, err := migrations.Up(ctx, db); err != nil {
-		return err
-	}
+	defer drop()
 	rdb, _, err := redisstore.Open(redisURL)
 	if err != nil {
 		return err
@@ -83,33 +52,11 @@ func run(dbURL, redisURL string, duration time.Duration, conc, items int) error 
 		return err
 	}
 	defer counters.Reset(ctx) //nolint:errcheck // best effort
-
-	cfg, err := app.LoadConfig(func(string) string { return "" })
+	srv, err := loadrun.Serve(db, rdb, conc)
 	if err != nil {
 		return err
 	}
-	cfg.SandboxKey = key
-	dir, err := os.MkdirTemp("", "feria-load")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	blobs, err := fsblob.New(dir)
-	if err != nil {
-		return err
-	}
-	in, err := app.NewInstance(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), db, rdb, blobs)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	go in.HTTP.Listener(ln) //nolint:errcheck // ends with the process
-	base := "http://" + ln.Addr().String()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc * 2}, Timeout: 30 * time.Second}
+	defer srv.Close()
 
 	// The world, through the sandbox fixtures: seller 1 with its items,
 	// then a year of events.
@@ -125,7 +72,7 @@ func run(dbURL, redisURL string, duration time.Duration, conc, items int) error 
 		"categories": []map[string]any{{"id": "MLA1000", "site_id": "MLA", "name": "Otros", "domain_id": "MLA-OTHERS", "compatibilities": nil}},
 		"items":      itemRows,
 	})
-	if err := call(client, "POST", base+"/sandbox/fixtures", string(world), nil); err != nil {
+	if _, err := srv.Call("POST", "/sandbox/fixtures", string(world)); err != nil {
 		return err
 	}
 	start := time.Date(2025, 7, 1, 0, 0, 0, 0, time.UTC)
@@ -142,7 +89,8 @@ func run(dbURL, redisURL string, duration time.Duration, conc, items int) error 
 		body, _ := json.Marshal(map[string]any{"events": batch})
 		batch = batch[:0]
 		batches++
-		return call(client, "POST", base+"/sandbox/contact_events", string(body), nil)
+		_, err := srv.Call("POST", "/sandbox/contact_events", string(body))
+		return err
 	}
 	for d := 0; d < 366; d++ {
 		for _, id := range ids {
@@ -161,89 +109,22 @@ func run(dbURL, redisURL string, duration time.Duration, conc, items int) error 
 	}
 	ingest := time.Since(t0)
 
-	fmt.Printf("contacts load run: %d items, %d concurrent clients, %s per scenario, HTTP on %s\n", items, conc, duration, ln.Addr())
+	fmt.Printf("contacts load run: %d items, %d concurrent clients, %s per scenario, HTTP on %s\n", items, conc, duration, strings.TrimPrefix(srv.Base, "http://"))
 	fmt.Printf("ingest over HTTP: %d events in %d batches of <=1000 in %s = %.0f events/s\n", n, batches, ingest.Round(time.Millisecond), float64(n)/ingest.Seconds())
-	window := base + "/items/contacts/phone_views/time_window?unit=day&last=30&ending=2026-03-15T12:00:00Z&ids=" + strings.Join(ids, ",")
-	year := base + "/items/" + ids[0] + "/contacts/phone_views?date_from=2025-07-01T12:00:00Z&date_to=2026-07-01T12:00:00Z"
-	userYear := base + "/users/1/contacts/phone_views?date_from=2025-07-01T12:00:00Z&date_to=2026-07-01T12:00:00Z"
-	fmt.Printf("%-44s %10s %10s %10s %10s\n", "scenario", "requests", "req/s", "p50", "p99")
-	for _, s := range []struct{ name, url string }{
+	window := "/items/contacts/phone_views/time_window?unit=day&last=30&ending=2026-03-15T12:00:00Z&ids=" + strings.Join(ids, ",")
+	year := "/items/" + ids[0] + "/contacts/phone_views?date_from=2025-07-01T12:00:00Z&date_to=2026-07-01T12:00:00Z"
+	userYear := "/users/1/contacts/phone_views?date_from=2025-07-01T12:00:00Z&date_to=2026-07-01T12:00:00Z"
+	fmt.Println(loadrun.Header())
+	for _, s := range []struct{ name, path string }{
 		{"30-day daily window, 50 ids", window},
 		{"1-year date-range total (item)", year},
 		{"1-year date-range total (seller)", userYear},
 	} {
-		if err := load(client, s.name, s.url, duration, conc); err != nil {
+		r, err := srv.Load(s.name, s.path, duration, conc)
+		if err != nil {
 			return err
 		}
+		fmt.Println(r)
 	}
-	return nil
-}
-
-func call(c *http.Client, method, url, body string, out any) error {
-	req, _ := http.NewRequest(method, url, bytes.NewBufferString(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Sandbox-Key", key)
-	res, err := c.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode >= 300 {
-		return fmt.Errorf("%s %s: %d %s", method, url, res.StatusCode, b)
-	}
-	if out != nil {
-		return json.Unmarshal(b, out)
-	}
-	return nil
-}
-
-// load runs conc clients against url for d and prints the latency spread.
-func load(c *http.Client, name, url string, d time.Duration, conc int) error {
-	var mu sync.Mutex
-	var all []time.Duration
-	var firstErr error
-	deadline := time.Now().Add(d)
-	var wg sync.WaitGroup
-	t0 := time.Now()
-	for w := 0; w < conc; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var mine []time.Duration
-			for time.Now().Before(deadline) {
-				s := time.Now()
-				res, err := c.Get(url)
-				if err == nil {
-					_, _ = io.Copy(io.Discard, res.Body)
-					res.Body.Close()
-					if res.StatusCode != 200 {
-						err = fmt.Errorf("%s: status %d", name, res.StatusCode)
-					}
-				}
-				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					return
-				}
-				mine = append(mine, time.Since(s))
-			}
-			mu.Lock()
-			all = append(all, mine...)
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	elapsed := time.Since(t0)
-	if firstErr != nil {
-		return firstErr
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	pct := func(p float64) time.Duration { return all[int(float64(len(all)-1)*p)] }
-	fmt.Printf("%-44s %10d %10.0f %10s %10s\n", name, len(all), float64(len(all))/elapsed.Seconds(),
-		pct(0.50).Round(time.Microsecond), pct(0.99).Round(time.Microsecond))
 	return nil
 }
