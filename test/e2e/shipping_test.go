@@ -60,20 +60,18 @@ func TestReadmeShippingLines(t *testing.T) {
 	}
 
 	raw, _ := demo(t)
-	for _, be := range apptest.Both {
-		t.Run(be.Name, func(t *testing.T) {
-			a := apptest.New(t, be)
-			a.Sandbox("PUT", "/clock", map[string]any{"now": "2026-11-20T12:00:00Z"}).OK(t, 200)
-			if r := a.Sandbox("POST", "/fixtures", raw); r.Status != 200 {
-				t.Fatalf("fixtures: %d %s", r.Status, r.Body)
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		a := apptest.New(t, be)
+		a.Sandbox("PUT", "/clock", map[string]any{"now": "2026-11-20T12:00:00Z"}).OK(t, 200)
+		if r := a.Sandbox("POST", "/fixtures", raw); r.Status != 200 {
+			t.Fatalf("fixtures: %d %s", r.Status, r.Body)
+		}
+		for _, p := range paths {
+			if rest, ok := strings.CutPrefix(p, "/sandbox"); ok {
+				a.Sandbox("GET", rest, nil).Is(t, 200, want[p])
+				continue
 			}
-			for _, p := range paths {
-				if rest, ok := strings.CutPrefix(p, "/sandbox"); ok {
-					a.Sandbox("GET", rest, nil).Is(t, 200, want[p])
-					continue
-				}
-				a.Do("GET", p, nil).Is(t, 200, want[p])
-			}
-		})
-	}
+			a.Do("GET", p, nil).Is(t, 200, want[p])
+		}
+	})
 }

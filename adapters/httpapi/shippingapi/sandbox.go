@@ -1,8 +1,6 @@
 package shippingapi
 
 import (
-	"context"
-
 	"github.com/feria/feria/adapters/httpapi/sandboxapi"
 	"github.com/feria/feria/core/shipping"
 	"github.com/feria/feria/ports/shippingport"
@@ -13,9 +11,6 @@ import (
 // "Shipping costs"). A site never put answers its default table.
 func Collections(svc shippingport.Service) []sandboxapi.Collection {
 	return []sandboxapi.Collection{
-		sandboxapi.ByKey("shipping_rates", "shipping_rates", func(ctx context.Context, site string, r shipping.Rates) (shipping.Rates, error) {
-			r.SiteID = site
-			return svc.PutRates(ctx, r)
-		}, svc.Rates),
+		sandboxapi.ByKey("shipping_rates", "shipping_rates", func(r *shipping.Rates, site string) { r.SiteID = site }, svc.PutRates, svc.Rates),
 	}
 }
