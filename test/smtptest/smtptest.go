@@ -36,6 +36,9 @@ type Server struct {
 	// held, when set, keeps DATA waiting: see Hold.
 	held    chan struct{}
 	holding chan struct{}
+	// accepting: a held message is taken when its data arrives, before the
+	// final reply (see HoldAccepting).
+	accepting bool
 }
 
 // Hold makes the next messages wait after their data arrived, as a slow
@@ -50,6 +53,18 @@ func (s *Server) Hold() <-chan struct{} {
 	return s.holding
 }
 
+// HoldAccepting is Hold for a server that takes a message as soon as its
+// data ends, before it writes the final reply, as Postfix and most servers
+// do (the queue file is committed, then 250 is written): a client that dies
+// waiting for the reply has delivered the mail all the same.
+func (s *Server) HoldAccepting() <-chan struct{} {
+	ch := s.Hold()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.accepting = true
+	return ch
+}
+
 // Release lets held messages go (refused) and stops holding new ones.
 func (s *Server) Release() {
 	s.mu.Lock()
@@ -58,6 +73,7 @@ func (s *Server) Release() {
 		close(s.held)
 		s.held, s.holding = nil, nil
 	}
+	s.accepting = false
 }
 
 // Start runs a server on a free local port until the test ends.
@@ -139,6 +155,14 @@ func (x *session) Data(r io.Reader) error {
 		case <-x.s.holding:
 		default:
 			close(x.s.holding)
+		}
+		if x.s.accepting {
+			if msg, err := mail.ReadMessage(strings.NewReader(string(raw))); err == nil {
+				x.s.msgs = append(x.s.msgs, Message{From: x.from, To: x.to, Raw: string(raw), Msg: msg})
+			}
+			x.s.mu.Unlock()
+			<-held
+			return nil // to a client that is gone
 		}
 		x.s.mu.Unlock()
 		<-held
