@@ -34,6 +34,9 @@ type Config struct {
 	// WorkerDelayedCheck is how often a worker moves retried and scheduled
 	// jobs that are due back to their queue.
 	WorkerDelayedCheck time.Duration
+	// HTTPReadTimeout bounds the reading of one request (zero: 30 s); not an
+	// environment variable: tests shorten it.
+	HTTPReadTimeout time.Duration
 }
 
 // Variable is one environment variable of the binary.

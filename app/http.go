@@ -26,6 +26,10 @@ const MaxBodySize = 4 << 20
 // the module map.
 func NewHTTP(d *Deps) *fiber.App {
 	onError := httpapi.ErrorHandler(d.Log)
+	readTimeout := d.Config.HTTPReadTimeout
+	if readTimeout == 0 {
+		readTimeout = 30 * time.Second
+	}
 	app := fiber.New(fiber.Config{
 		AppName: "feria",
 		// fiber hands out strings that alias its request buffers, which the
@@ -37,7 +41,7 @@ func NewHTTP(d *Deps) *fiber.App {
 		BodyLimit:             MaxBodySize,
 		ErrorHandler:          onError,
 		DisableStartupMessage: true,
-		ReadTimeout:           30 * time.Second,
+		ReadTimeout:           readTimeout,
 		WriteTimeout:          60 * time.Second,
 		IdleTimeout:           120 * time.Second,
 	})

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 
 	"github.com/feria/feria/core/kernel"
 )
@@ -84,6 +85,12 @@ func UseShape(s Shape) fiber.Handler {
 // 500 that names the request id; their text is logged, never shown.
 func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
+		var fe *fiber.Error
+		if errors.As(err, &fe) {
+			if unread, ok := unreadRequest[fe.Code]; ok {
+				return refuseUnread(c, log, unread)
+			}
+		}
 		e := toDomain(err)
 		status := statusOf[e.Kind]
 		if e.Kind == kernel.Internal || e.Kind == kernel.Unavailable {
@@ -111,6 +118,39 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 		}
 		return c.Status(status).JSON(ErrorBody{Message: msg, Error: code, Status: status, Cause: causes})
 	}
+}
+
+// unread is the answer to a request the server could not read, and its
+// status, which no Kind names.
+type unread struct {
+	status        int
+	code, message string
+}
+
+// unreadRequest are fiber's errors for requests it could not read (headers
+// beyond the read buffer, a client too slow to send its request, its
+// connection failing mid-request), by the status fiber gives them. None is
+// our fault: any client can cause them, so they must neither answer 500 nor
+// log at ERROR.
+var unreadRequest = map[int]unread{
+	fiber.StatusRequestHeaderFieldsTooLarge: {fiber.StatusRequestHeaderFieldsTooLarge, "request_header_fields_too_large", "request headers too large"},
+	fiber.StatusRequestTimeout:              {fiber.StatusRequestTimeout, "request_timeout", "request not received in time"},
+	fiber.StatusBadGateway:                  {fiber.StatusBadRequest, "bad_request", "request could not be read"},
+}
+
+// refuseUnread answers a request fiber could not read: no middleware ran,
+// so it makes the request id itself and logs one INFO line, as the access
+// log does for any refused request.
+func refuseUnread(c *fiber.Ctx, log *slog.Logger, u unread) error {
+	id := RequestID(c)
+	if id == "" {
+		id = uuid.NewString()
+		c.Locals(requestIDKey, id)
+		c.Set(fiber.HeaderXRequestID, id)
+	}
+	log.LogAttrs(c.UserContext(), slog.LevelInfo, "request not read",
+		slog.String("request_id", id), slog.Int("status", u.status), slog.String("error", u.code))
+	return c.Status(u.status).JSON(ErrorBody{Message: u.message, Error: u.code, Status: u.status, Cause: []kernel.Cause{}})
 }
 
 // toDomain turns fiber's own errors (unknown route, bad method, body too

@@ -1,7 +1,11 @@
 package e2e
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"regexp"
@@ -10,7 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feria/feria/adapters/blobstore/fsblob"
+	"github.com/feria/feria/app"
 	"github.com/feria/feria/test/apptest"
+	"github.com/feria/feria/test/testenv"
 )
 
 // serve runs the instance's fiber app on a real loopback listener, as the
@@ -86,5 +93,114 @@ func TestMetricsUnderMixedMethods(t *testing.T) {
 		if !seen[m] {
 			t.Errorf("no request counted for method %s", m)
 		}
+	}
+}
+
+// logBuffer collects an instance's JSON log lines.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// logged is an embedded-backend instance whose log the test reads.
+func logged(t *testing.T, configure func(*app.Config)) (*apptest.App, *logBuffer) {
+	t.Helper()
+	blobs, err := fsblob.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := app.LoadConfig(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.SandboxKey = apptest.SandboxKey
+	if configure != nil {
+		configure(&cfg)
+	}
+	logs := &logBuffer{}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	in, err := app.NewInstance(cfg, log, testenv.SQLite(t), testenv.Redises()["miniredis"](t), blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(in.Close)
+	a := &apptest.App{Instance: in}
+	a.SetT(t)
+	return a, logs
+}
+
+// rawRequest writes raw bytes on a new connection and reads the answer.
+func rawRequest(t *testing.T, addr string, raw []byte, pause time.Duration) *http.Response {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write(raw); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(pause)
+	c.SetReadDeadline(time.Now().Add(5 * time.Second)) //nolint:errcheck // a read error fails below
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	return res
+}
+
+// Defect 6 of issue 10: oversized headers and a client too slow to send its
+// request answered 500 and logged an ERROR each, so any client could flood
+// the error log. They answer 431 and 408 in shape (a) with a request id, and
+// log at INFO.
+func TestUnreadRequests(t *testing.T) {
+	a, logs := logged(t, func(c *app.Config) { c.HTTPReadTimeout = 300 * time.Millisecond })
+	addr := strings.TrimPrefix(serve(t, a), "http://")
+	cases := []struct {
+		name   string
+		raw    string
+		pause  time.Duration
+		status int
+		code   string
+	}{
+		{"oversized headers", "GET /health/live HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 16<<10) + "\r\n\r\n", 0, 431, "request_header_fields_too_large"},
+		{"slow client", "GET /health/live HTTP/1.1\r\nHost: x\r\nX-Half: ", 700 * time.Millisecond, 408, "request_timeout"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := rawRequest(t, addr, []byte(tc.raw), tc.pause)
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			var v struct {
+				Error  string `json:"error"`
+				Status int    `json:"status"`
+			}
+			if res.StatusCode != tc.status || json.Unmarshal(body, &v) != nil || v.Error != tc.code || v.Status != tc.status {
+				t.Fatalf("%d %s; want %d %s", res.StatusCode, body, tc.status, tc.code)
+			}
+			id := res.Header.Get("X-Request-Id")
+			if id == "" {
+				t.Fatalf("no request id on the %d", tc.status)
+			}
+			time.Sleep(50 * time.Millisecond)
+			if !strings.Contains(logs.String(), id) {
+				t.Errorf("the log does not name request %s", id)
+			}
+		})
+	}
+	if strings.Contains(logs.String(), `"level":"ERROR"`) {
+		t.Errorf("requests the server could not read logged at ERROR:\n%s", logs)
 	}
 }
