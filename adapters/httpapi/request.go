@@ -40,7 +40,7 @@ func DecodeJSON(body []byte, v any) error {
 		}
 		return ErrBadBody.Withf("invalid JSON body: %v", err).WithCause("body", err.Error())
 	}
-	return nil
+	return CheckText(body)
 }
 
 func jsonType(goKind string) string {

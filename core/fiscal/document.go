@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/feria/feria/core/kernel"
 )
@@ -262,6 +263,10 @@ func CheckUpload(existing []Document, files []File) ([]Checked, error) {
 		}
 		if len(f.Name) > MaxFilenameLen {
 			return nil, ErrFilename.Withf("file name is longer than %d bytes", MaxFilenameLen).WithCause(field, "file name too long")
+		}
+		if !utf8.ValidString(f.Name) || strings.ContainsRune(f.Name, 0) {
+			// Stored as text: PostgreSQL refuses both.
+			return nil, ErrFilename.With("file name must be valid UTF-8 without NUL characters").WithCause(field, "file name is not valid text")
 		}
 		if len(f.Data) == 0 {
 			return nil, ErrFileEmpty.Withf("file %s is empty", f.Name).WithCause(field, "file is empty")

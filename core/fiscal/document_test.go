@@ -56,6 +56,8 @@ func TestCheckUpload(t *testing.T) {
 		{"none", nil, nil, ErrFileMissing},
 		{"empty", nil, []File{{"a.pdf", "application/pdf", nil}}, ErrFileEmpty},
 		{"no name", nil, []File{{" ", "application/pdf", pdf}}, ErrFilename},
+		{"NUL in name", nil, []File{{"a\x00.pdf", "application/pdf", pdf}}, ErrFilename},
+		{"name not UTF-8", nil, []File{{"a\xff.pdf", "application/pdf", pdf}}, ErrFilename},
 		{"type not allowed", nil, []File{{"a.png", "image/png", pdf}}, ErrFileType},
 		{"pdf declared xml", nil, []File{{"a.xml", "application/xml", pdf}}, ErrFileType},
 		{"garbage", nil, []File{{"a.pdf", "application/pdf", []byte("nope")}}, ErrFileType},

@@ -132,6 +132,9 @@ func (h handlers) billing(c *fiber.Ctx) error {
 	if err := json.Unmarshal(body, &b); err != nil {
 		return errBillingBody.Wrap(err)
 	}
+	if err := httpapi.CheckText(body); err != nil {
+		return err
+	}
 	m, err := h.svc.RequestBilling(c.UserContext(), packParam(c), b.Text)
 	if err != nil {
 		return err
