@@ -209,10 +209,23 @@ func (c Config) LogValue() slog.Value {
 	)
 }
 
-// mask hides the password of a URL.
+// mask hides the password of a URL. A URL that does not parse is masked
+// all the same: everything between the scheme and the last '@' (where a
+// user and password would be) is replaced.
 func mask(raw string) string {
 	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
+	if err != nil {
+		at := strings.LastIndex(raw, "@")
+		if at < 0 {
+			return raw
+		}
+		start := strings.Index(raw, "://")
+		if start < 0 || start > at {
+			start = -3
+		}
+		return raw[:start+3] + "xxxxx" + raw[at:]
+	}
+	if u.User == nil {
 		return raw
 	}
 	if _, has := u.User.Password(); has {

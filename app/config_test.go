@@ -102,3 +102,22 @@ func TestLoadConfigReadsExactlyTheDeclaredVariables(t *testing.T) {
 		}
 	}
 }
+
+// Defect 8 of issue 10: a URL that fails to parse was printed whole in the
+// start-up error, password included.
+func TestUnparsableURLIsMasked(t *testing.T) {
+	for _, tc := range []struct{ name, value string }{
+		{"DATABASE_URL", "postgres://feria:s3cr%zzet@db:5432/feria"},
+		{"REDIS_URL", "redis://:s3cr%zzet@r:6379/0"},
+		{"SMTP_URL", "smtp://mailer:s3cr%zzet@mx:587"},
+		{"DATABASE_URL", "postgres://feria:s3cr@t%zz@db/feria"},
+	} {
+		_, err := LoadConfig(envOf(map[string]string{tc.name: tc.value}))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.name) {
+			t.Fatalf("%s=%s: %v; want an error naming the variable", tc.name, tc.value, err)
+		}
+		if strings.Contains(err.Error(), "s3cr") {
+			t.Errorf("%s: the error shows the password: %v", tc.name, err)
+		}
+	}
+}

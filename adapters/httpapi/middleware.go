@@ -74,6 +74,23 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
+// maskedPath is the request's path with the value of every secret path
+// parameter (a name holding "token" or "key": DELETE /sandbox/tokens/:token)
+// replaced, so that the access log never holds a credential.
+func maskedPath(c *fiber.Ctx) string {
+	path := c.Path()
+	for _, name := range c.Route().Params {
+		lower := strings.ToLower(name)
+		if !strings.Contains(lower, "token") && !strings.Contains(lower, "key") {
+			continue
+		}
+		if v := c.Params(name); v != "" {
+			path = strings.ReplaceAll(path, v, "xxxxx")
+		}
+	}
+	return path
+}
+
 // AccessLog logs one JSON line per request and records its metrics. It runs
 // outside the error handler's reach, so it renders errors itself first to
 // know the final status.
@@ -102,7 +119,7 @@ func AccessLog(log *slog.Logger, m *Metrics, onError fiber.ErrorHandler) fiber.H
 		log.LogAttrs(c.UserContext(), level, "request",
 			slog.String("request_id", RequestID(c)),
 			slog.String("method", method),
-			slog.String("path", c.Path()),
+			slog.String("path", maskedPath(c)),
 			slog.String("route", route),
 			slog.Int("status", status),
 			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),

@@ -39,6 +39,12 @@ if [ -n "$unformatted" ]; then
 	echo "gofmt needed: $unformatted"
 	exit 1
 fi
+# The secret scan's directory (deploy/scripts/secret-scan.sh).
+export TEST_SECRETS_DIR="$(mktemp -d "${TMPDIR:-/tmp}/feria-secrets-XXXXXX")"
 echo "$GO test -v -count=1 ./... > $log"
 "$GO" test -v -count=1 -timeout 40m ./... >"$log" 2>&1
 bash deploy/scripts/test-summary.sh "$log" $?
+status=$?
+bash deploy/scripts/secret-scan.sh "$TEST_SECRETS_DIR" "$log" || status=1
+rm -rf "$TEST_SECRETS_DIR"
+exit "$status"

@@ -85,11 +85,12 @@ func NewConfigured(t testing.TB, be Backend, configure func(*Config)) *App {
 	if configure != nil {
 		configure(&cfg)
 	}
+	recordValues(cfg.SandboxKey, cfg.AdminKey)
 	level := slog.LevelWarn
 	if os.Getenv("TEST_LOG") != "" {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	log := slog.New(scanned(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 	in, err := app.NewInstance(cfg, log, db, rdb, blobs)
 	if err != nil {
 		t.Fatalf("apptest: %v", err)
@@ -162,6 +163,7 @@ func (a *App) Do(method, path string, body any, headers ...string) Response {
 // Send sends a prepared request through the fiber app.
 func (a *App) Send(req *http.Request) Response {
 	a.t.Helper()
+	recordSecrets(req)
 	res, err := a.HTTP.Test(req, 30_000)
 	if err != nil {
 		a.t.Fatalf("%s %s: %v", req.Method, req.URL, err)

@@ -204,3 +204,20 @@ func TestUnreadRequests(t *testing.T) {
 		t.Errorf("requests the server could not read logged at ERROR:\n%s", logs)
 	}
 }
+
+// Defect 8 of issue 10: DELETE /sandbox/tokens/{token} wrote the token into
+// the access log's path.
+func TestAccessLogMasksTokensInPaths(t *testing.T) {
+	a, logs := logged(t, nil)
+	const token = "APP_USR-revoke-me-0123456789"
+	a.Sandbox("PUT", "/users/321", map[string]any{"nickname": "S", "site_id": "MLA", "access_token": token}).OK(t, 200)
+	if r := a.Sandbox("DELETE", "/tokens/"+token, nil); r.Status >= 300 {
+		t.Fatalf("revoke: %d %s", r.Status, r.Body)
+	}
+	if !strings.Contains(logs.String(), `"path":"/sandbox/tokens/xxxxx"`) {
+		t.Fatalf("no access line for the revocation:\n%s", logs)
+	}
+	if strings.Contains(logs.String(), token) {
+		t.Fatalf("the log holds the token:\n%s", logs)
+	}
+}
