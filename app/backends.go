@@ -85,7 +85,7 @@ func openBackends(ctx context.Context, cfg Config, log *slog.Logger) (_ *backend
 
 	if cfg.S3Endpoint != "" {
 		if b.blobs, err = s3blob.New(ctx, s3blob.Config{Endpoint: cfg.S3Endpoint, AccessKey: cfg.S3AccessKey,
-			SecretKey: cfg.S3SecretKey, Bucket: cfg.S3Bucket, UseSSL: cfg.S3UseSSL}); err != nil {
+			SecretKey: cfg.S3SecretKey, Bucket: cfg.S3Bucket, UseSSL: cfg.S3UseSSL, OpTimeout: cfg.S3Timeout}); err != nil {
 			return nil, fmt.Errorf("S3_ENDPOINT: %w", err)
 		}
 		log.Info("backend", slog.String("port", "blobs"), slog.String("backend", "s3"), slog.String("endpoint", cfg.S3Endpoint), slog.String("bucket", cfg.S3Bucket))

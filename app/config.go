@@ -22,6 +22,7 @@ type Config struct {
 	S3SecretKey       string
 	S3Bucket          string
 	S3UseSSL          bool
+	S3Timeout         time.Duration
 	SandboxKey        string // empty: sandbox disabled (except in embedded mode)
 	AdminKey          string
 	SMTPURL           string // empty: e-mails are logged
@@ -66,6 +67,7 @@ var Variables = []Variable{
 	{Name: "S3_SECRET_KEY", Unset: "none (needed with `S3_ENDPOINT`)", Meaning: "S3 secret key"},
 	{Name: "S3_BUCKET", Default: "feria", Meaning: "bucket, created at start-up if missing"},
 	{Name: "S3_USE_SSL", Default: "false", Meaning: "TLS to the S3 endpoint"},
+	{Name: "S3_TIMEOUT", Default: "5s", Meaning: "the longest one file operation may take, retries included: a frozen or unreachable store answers 503 within it"},
 	{Name: "SANDBOX_KEY", Unset: "sandbox disabled (404); the embedded mode makes one and prints it", Meaning: "the `X-Sandbox-Key` of `/sandbox`"},
 	{Name: "ADMIN_KEY", Unset: "dashboard disabled", Meaning: "password of user `admin` on `/admin/jobs`"},
 	{Name: "SMTP_URL", Unset: "e-mails are logged", Meaning: "`smtp://user:pass@host:587` for buyer e-mails"},
@@ -137,6 +139,9 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		SMTPURL:     env("SMTP_URL"),
 	}
 	var err error
+	if c.S3Timeout, err = time.ParseDuration(env("S3_TIMEOUT")); err != nil || c.S3Timeout <= 0 {
+		return c, fmt.Errorf("S3_TIMEOUT: want a positive duration such as 5s, got %q", vals["S3_TIMEOUT"])
+	}
 	if c.S3UseSSL, err = strconv.ParseBool(env("S3_USE_SSL")); err != nil {
 		return c, fmt.Errorf("S3_USE_SSL: want true or false, got %q", vals["S3_USE_SSL"])
 	}

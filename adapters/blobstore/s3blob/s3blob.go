@@ -25,6 +25,13 @@ var _ blobport.Store = (*Store)(nil)
 
 const (
 	defaultDialTimeout = 5 * time.Second
+	// defaultOpTimeout bounds one operation, retries included: a frozen
+	// server (accepting connections, never answering) answers
+	// ErrUnavailable within it instead of hanging the request.
+	defaultOpTimeout = 5 * time.Second
+	// defaultMaxRetries replaces minio-go's 10: within the operation's bound
+	// more attempts only wait longer for a server that is not answering.
+	defaultMaxRetries = 3
 	// Puts of unknown size are buffered up to S3's minimum part size, so that
 	// small streams go up in one request instead of a multipart upload.
 	smallObject = 5 << 20
@@ -47,9 +54,12 @@ type Config struct {
 	// unreachable server is reported as unavailable quickly rather than after
 	// the operating system's connect timeout.
 	DialTimeout time.Duration
-	// MaxRetries is how often minio-go tries a request (default 10); 1
+	// MaxRetries is how often minio-go tries a request (default 3); 1
 	// disables retries.
 	MaxRetries int
+	// OpTimeout bounds one operation (Put, Get until its body is closed,
+	// Delete, Reset, Ping), retries included (default 5 s).
+	OpTimeout time.Duration
 }
 
 // String masks the secret key, so a Config can be logged.
@@ -60,8 +70,14 @@ func (c Config) String() string {
 
 // Store is a blobport.Store on one S3 bucket.
 type Store struct {
-	c      *minio.Client
-	bucket string
+	c         *minio.Client
+	bucket    string
+	opTimeout time.Duration
+}
+
+// bounded is ctx cut to the operation's bound.
+func (s *Store) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.opTimeout)
 }
 
 // New connects to the server and creates the bucket if it is missing, so a
@@ -72,6 +88,8 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	ok, err := s.c.BucketExists(ctx, s.bucket)
 	if err != nil {
 		return nil, translate("check bucket", s.bucket, err)
@@ -106,17 +124,28 @@ func open(cfg Config) (*Store, error) {
 		dial = defaultDialTimeout
 	}
 	tr.DialContext = (&net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second}).DialContext
+	op := cfg.OpTimeout
+	if op <= 0 {
+		op = defaultOpTimeout
+	}
+	// A server that takes the request and never answers is given up on as
+	// a whole operation would be.
+	tr.ResponseHeaderTimeout = op
+	retries := cfg.MaxRetries
+	if retries <= 0 {
+		retries = defaultMaxRetries
+	}
 	c, err := minio.New(cfg.Endpoint, &minio.Options{
 		Creds:      credentials.NewStaticV4(cfg.AccessKey, cfg.SecretKey, ""),
 		Secure:     cfg.UseSSL,
 		Transport:  tr,
 		Region:     cfg.Region,
-		MaxRetries: cfg.MaxRetries,
+		MaxRetries: retries,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("s3blob: %w", err)
 	}
-	return &Store{c: c, bucket: cfg.Bucket}, nil
+	return &Store{c: c, bucket: cfg.Bucket, opTimeout: op}, nil
 }
 
 // Put implements blobport.Store. S3 replaces an object atomically.
@@ -141,6 +170,8 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, size int64, co
 			opts.PartSize = partSize
 		}
 	}
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	if _, err := s.c.PutObject(ctx, s.bucket, key, r, size, opts); err != nil {
 		return translate("put", key, err)
 	}
@@ -155,12 +186,15 @@ func (s *Store) Get(ctx context.Context, key string) (blobport.Object, error) {
 	// One GET gives the body and its metadata together. minio-go's lazy
 	// Object would stat first and then fetch with If-Match, which fails when a
 	// Put replaces the object in between.
+	// The bound covers reading the body too: it ends when the body is closed.
+	ctx, cancel := s.bounded(ctx)
 	body, info, _, err := minio.Core{Client: s.c}.GetObject(ctx, s.bucket, key, minio.GetObjectOptions{})
 	if err != nil {
+		cancel()
 		return blobport.Object{}, translate("get", key, err)
 	}
 	return blobport.Object{
-		ReadCloser:  &reader{body: body, key: key},
+		ReadCloser:  &reader{body: body, key: key, cancel: cancel},
 		Size:        info.Size,
 		ContentType: info.ContentType,
 	}, nil
@@ -168,8 +202,9 @@ func (s *Store) Get(ctx context.Context, key string) (blobport.Object, error) {
 
 // reader translates errors of a body cut short into port sentinels.
 type reader struct {
-	body io.ReadCloser
-	key  string
+	body   io.ReadCloser
+	key    string
+	cancel context.CancelFunc
 }
 
 func (r *reader) Read(p []byte) (int, error) {
@@ -184,13 +219,18 @@ func (r *reader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (r *reader) Close() error { return r.body.Close() }
+func (r *reader) Close() error {
+	defer r.cancel()
+	return r.body.Close()
+}
 
 // Delete implements blobport.Store. S3 answers success for a missing key.
 func (s *Store) Delete(ctx context.Context, key string) error {
 	if err := blobport.CheckKey(key); err != nil {
 		return err
 	}
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	if err := s.c.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{}); err != nil {
 		return translate("delete", key, err)
 	}
@@ -234,6 +274,8 @@ func (s *Store) Reset(ctx context.Context) error {
 
 // Ping implements blobport.Store: the bucket must exist and answer.
 func (s *Store) Ping(ctx context.Context) error {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	ok, err := s.c.BucketExists(ctx, s.bucket)
 	if err != nil {
 		return translate("ping", s.bucket, err)

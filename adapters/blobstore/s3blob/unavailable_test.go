@@ -105,3 +105,46 @@ func TestTranslateKeepsCanceled(t *testing.T) {
 		t.Errorf("Put with a canceled context = %v, want context.Canceled and not ErrUnavailable", err)
 	}
 }
+
+// Defect 5 of issue 10: a frozen server (it accepts connections and never
+// answers, as a SIGSTOPped MinIO does) held uploads and downloads for 15 s
+// and more: only dialing had a bound, and minio-go retried 10 times. Every
+// operation is bounded, retries included, with no deadline from the caller.
+func TestFrozenServerIsBounded(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	const bound = 400 * time.Millisecond
+	s, err := open(Config{Endpoint: l.Addr().String(), AccessKey: "k", SecretKey: "secret", Bucket: "feria-frozen", OpTimeout: bound})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ops := map[string]func() error{
+		"Put":    func() error { return s.Put(ctx, "fiscal/1/doc", strings.NewReader("x"), 1, "") },
+		"Get":    func() error { _, err := s.Get(ctx, "fiscal/1/doc"); return err },
+		"Delete": func() error { return s.Delete(ctx, "fiscal/1/doc") },
+		"Ping":   func() error { return s.Ping(ctx) },
+	}
+	for name, op := range ops {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			wantUnavailable(t, name, op())
+			if d := time.Since(start); d > bound+time.Second {
+				t.Errorf("%s took %v; the bound is %v", name, d, bound)
+			}
+		})
+	}
+}
