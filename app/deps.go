@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"log/slog"
 
 	"github.com/hibiken/asynq"
@@ -83,7 +84,7 @@ func (d *Deps) queueOf(taskType string) string {
 }
 
 // newWorkers builds the job server with every module's handlers.
-func newWorkers(d *Deps, b *backends, concurrency int) *workers.Server {
+func newWorkers(d *Deps, b *backends, concurrency int) (*workers.Server, error) {
 	srv := workers.NewServer(asynqRedis(b.redisOpt), workers.Config{Concurrency: concurrency,
 		ShutdownTimeout: d.Config.ShutdownTimeout, RetryDelay: d.Config.WorkerRetryDelay,
 		DelayedCheck: d.Config.WorkerDelayedCheck}, d.Log, d.Jobs)
@@ -91,6 +92,11 @@ func newWorkers(d *Deps, b *backends, concurrency int) *workers.Server {
 		if m.Jobs != nil {
 			m.Jobs(srv.Handle)
 		}
+		for taskType, spec := range m.Periodic {
+			if err := srv.Every(spec, taskType, d.queueOf(taskType)); err != nil {
+				return nil, fmt.Errorf("module %s: periodic %s: %w", m.Name, taskType, err)
+			}
+		}
 	}
-	return srv
+	return srv, nil
 }

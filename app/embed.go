@@ -33,8 +33,12 @@ func NewInstance(cfg Config, log *slog.Logger, db *bun.DB, rdb *redis.Client, bl
 
 // RunWorkers processes jobs and relays the outbox until ctx ends.
 func (in *Instance) RunWorkers(ctx context.Context) error {
+	srv, err := newWorkers(in.Deps, in.b, 4)
+	if err != nil {
+		return err
+	}
 	go in.Deps.Relay.Run(ctx)
-	return newWorkers(in.Deps, in.b, 4).Run(ctx)
+	return srv.Run(ctx)
 }
 
 // ProcessTask runs one task now, in the caller's goroutine, through the

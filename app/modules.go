@@ -51,6 +51,7 @@ import (
 	"github.com/feria/feria/core/sales/salessvc"
 	"github.com/feria/feria/core/shipping/shippingsvc"
 	"github.com/feria/feria/ports/compatport"
+	"github.com/feria/feria/ports/fiscalport"
 	"github.com/feria/feria/ports/notifyport"
 	"github.com/feria/feria/ports/salesport"
 	"github.com/feria/feria/ports/sandboxport"
@@ -79,6 +80,9 @@ type Module struct {
 	// Reset empties what the module keeps outside the database on DELETE
 	// /sandbox (the database, files and queues are emptied for every module).
 	Reset sandboxport.Resetter
+	// Periodic are task types the worker processes enqueue on a schedule,
+	// by cron spec ("@every 1h").
+	Periodic map[string]string
 }
 
 // modules is the module map: the whole system in one list, in the order
@@ -158,6 +162,8 @@ func modules(d *Deps) ([]Module, error) {
 			Name:   "fiscal",
 			Routes: func(r fiber.Router) { fiscalapi.Routes(r, fiscal, d.Auth) },
 			Jobs:   func(handle func(string, asynq.Handler)) { fiscalworker.Register(handle, fiscal) },
+			// The janitor of files no document names (uploads cut short by an outage).
+			Periodic: map[string]string{fiscalport.TaskSweepOrphans: "@every 1h"},
 		},
 		{
 			Name: "messaging",

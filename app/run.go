@@ -105,7 +105,10 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}()
 
 	if cmd == "worker" || cmd == "all" {
-		srv := newWorkers(d, b, cfg.WorkerConcurrency)
+		srv, err := newWorkers(d, b, cfg.WorkerConcurrency)
+		if err != nil {
+			return err
+		}
 		wg.Add(2)
 		go func() { defer wg.Done(); d.Relay.Run(runCtx) }()
 		go func() {

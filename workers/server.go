@@ -28,10 +28,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 
 // Server is the asynq server with feria's queues, logging and metrics.
 type Server struct {
-	srv  *asynq.Server
-	mux  *asynq.ServeMux
-	log  *slog.Logger
-	jobs *prometheus.CounterVec
+	srv   *asynq.Server
+	mux   *asynq.ServeMux
+	sched *asynq.Scheduler
+	log   *slog.Logger
+	jobs  *prometheus.CounterVec
 }
 
 // Config shapes the job server.
@@ -71,7 +72,16 @@ func NewServer(redis asynq.RedisConnOpt, cfg Config, log *slog.Logger, m *Metric
 		}),
 	})
 	s.mux.Use(s.observe)
+	s.sched = asynq.NewScheduler(redis, &asynq.SchedulerOpts{Location: time.UTC, Logger: asynqLogger{log}})
 	return s
+}
+
+// Every enqueues a task of taskType on queue at every tick of spec (a cron
+// spec or "@every 1h"). Each worker process schedules it; the uniqueness
+// lock keeps several processes from queueing one tick's task twice.
+func (s *Server) Every(spec, taskType, queue string) error {
+	_, err := s.sched.Register(spec, asynq.NewTask(taskType, nil), asynq.Queue(queue), asynq.Unique(time.Minute))
+	return err
 }
 
 // Handle registers the handler of a task type.
@@ -82,7 +92,12 @@ func (s *Server) Run(ctx context.Context) error {
 	if err := s.srv.Start(s.mux); err != nil {
 		return err
 	}
+	if err := s.sched.Start(); err != nil {
+		s.srv.Shutdown()
+		return err
+	}
 	<-ctx.Done()
+	s.sched.Shutdown()
 	s.srv.Shutdown()
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"io"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/feria/feria/core/kernel"
@@ -34,9 +35,19 @@ type Store interface {
 	Reset(ctx context.Context) error
 	// Ping reports whether the store can serve requests, for readiness probes.
 	Ping(ctx context.Context) error
+	// List calls fn for every object whose key starts with prefix, in no
+	// particular order, with the time it was last written; an error of fn
+	// stops the listing and is returned. The orphan janitors use it.
+	List(ctx context.Context, prefix string, fn func(Info) error) error
 	// Backend names the implementation ("s3", "filesystem") for health output
 	// and logs.
 	Backend() string
+}
+
+// Info describes a stored object in a listing.
+type Info struct {
+	Key      string
+	Modified time.Time
 }
 
 // Object is an open stored object. Size is its length in bytes.

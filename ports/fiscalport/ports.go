@@ -6,6 +6,7 @@ package fiscalport
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/feria/feria/core/fiscal"
 	"github.com/feria/feria/core/kernel"
@@ -43,12 +44,33 @@ type Jobs interface {
 	// NotifyBuyer stores the notice in the buyer's feed and e-mails it; a
 	// retried notice neither stores nor (once mailed) mails it again.
 	NotifyBuyer(ctx context.Context, n Notice) error
+	// SweepOrphans removes the stored files under FilePrefix last written
+	// before `before` that no document names (an upload whose rows were
+	// never written, a delete whose file removal failed) and returns how
+	// many it removed.
+	SweepOrphans(ctx context.Context, before time.Time) (int, error)
+}
+
+// FilePrefix is where the module keeps its files.
+const FilePrefix = "fiscal/"
+
+// OrphanGrace is how old a file without a document must be before the
+// janitor removes it: an upload stores its files before its rows, so a
+// younger file may belong to an upload still running.
+const OrphanGrace = time.Hour
+
+// Sweep is the payload of TaskSweepOrphans: files older than GraceSeconds
+// (OrphanGrace when 0) without a document go.
+type Sweep struct {
+	GraceSeconds int `json:"grace_seconds"`
 }
 
 // Task types of the module's jobs.
 const (
 	TaskDocumentUploaded = "fiscal:document_uploaded"
 	TaskBillingRequested = "fiscal:billing_requested"
+	// TaskSweepOrphans is the periodic janitor of files without a document.
+	TaskSweepOrphans = "fiscal:sweep_orphans"
 )
 
 // Notice is the payload of both jobs: something the buyer of a pack is told.
@@ -77,6 +99,8 @@ type Documents interface {
 	// EverHad reports whether the pack ever held a document, so that a list
 	// of a pack whose documents were removed is empty rather than missing.
 	EverHad(ctx context.Context, packID int64) (bool, error)
+	// Stored returns which of the file keys a stored document names.
+	Stored(ctx context.Context, keys []string) (map[string]bool, error)
 }
 
 // Packs reads packs from the orders of the world.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/hibiken/asynq"
 
@@ -17,6 +18,31 @@ func Register(handle func(string, asynq.Handler), jobs fiscalport.Jobs) {
 	h := Handler{Jobs: jobs}
 	handle(fiscalport.TaskDocumentUploaded, h)
 	handle(fiscalport.TaskBillingRequested, h)
+	handle(fiscalport.TaskSweepOrphans, Sweeper{Jobs: jobs, Now: time.Now})
+}
+
+// Sweeper runs the periodic janitor of files without a document. Now is
+// the wall clock: stored files carry real modification times, whatever the
+// sandbox clock says.
+type Sweeper struct {
+	Jobs fiscalport.Jobs
+	Now  func() time.Time
+}
+
+// ProcessTask implements asynq.Handler.
+func (s Sweeper) ProcessTask(ctx context.Context, t *asynq.Task) error {
+	var p fiscalport.Sweep
+	if len(t.Payload()) > 0 {
+		if err := json.Unmarshal(t.Payload(), &p); err != nil || p.GraceSeconds < 0 {
+			return fmt.Errorf("fiscalworker: %s payload: %v: %w", t.Type(), err, asynq.SkipRetry)
+		}
+	}
+	grace := fiscalport.OrphanGrace
+	if p.GraceSeconds > 0 {
+		grace = time.Duration(p.GraceSeconds) * time.Second
+	}
+	_, err := s.Jobs.SweepOrphans(ctx, s.Now().Add(-grace))
+	return err
 }
 
 // Handler decodes a notice and hands it to the module. A payload that does

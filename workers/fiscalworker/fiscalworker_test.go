@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/hibiken/asynq"
 
@@ -13,13 +14,39 @@ import (
 )
 
 type jobs struct {
-	got []fiscalport.Notice
-	err error
+	got    []fiscalport.Notice
+	before []time.Time
+	err    error
 }
 
 func (j *jobs) NotifyBuyer(_ context.Context, n fiscalport.Notice) error {
 	j.got = append(j.got, n)
 	return j.err
+}
+
+func (j *jobs) SweepOrphans(_ context.Context, before time.Time) (int, error) {
+	j.before = append(j.before, before)
+	return 0, j.err
+}
+
+// The janitor's task: files older than the payload's grace (an hour when
+// none) go; a bad payload is archived.
+func TestSweeper(t *testing.T) {
+	j := &jobs{}
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	h := fiscalworker.Sweeper{Jobs: j, Now: func() time.Time { return now }}
+	for _, tc := range []struct {
+		payload string
+		want    time.Time
+	}{{"", now.Add(-fiscalport.OrphanGrace)}, {`{"grace_seconds":60}`, now.Add(-time.Minute)}} {
+		j.before = nil
+		if err := h.ProcessTask(context.Background(), asynq.NewTask(fiscalport.TaskSweepOrphans, []byte(tc.payload))); err != nil || len(j.before) != 1 || !j.before[0].Equal(tc.want) {
+			t.Fatalf("payload %q: %v, before %v; want %v", tc.payload, err, j.before, tc.want)
+		}
+	}
+	if err := h.ProcessTask(context.Background(), asynq.NewTask(fiscalport.TaskSweepOrphans, []byte(`{"grace_seconds":-1}`))); !errors.Is(err, asynq.SkipRetry) {
+		t.Fatalf("bad payload: %v", err)
+	}
 }
 
 func TestHandler(t *testing.T) {
@@ -53,7 +80,7 @@ func TestHandler(t *testing.T) {
 func TestRegister(t *testing.T) {
 	var types []string
 	fiscalworker.Register(func(tp string, _ asynq.Handler) { types = append(types, tp) }, &jobs{})
-	if len(types) != 2 || types[0] != fiscalport.TaskDocumentUploaded || types[1] != fiscalport.TaskBillingRequested {
+	if len(types) != 3 || types[0] != fiscalport.TaskDocumentUploaded || types[1] != fiscalport.TaskBillingRequested || types[2] != fiscalport.TaskSweepOrphans {
 		t.Fatalf("registered %v", types)
 	}
 }

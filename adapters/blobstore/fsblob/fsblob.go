@@ -211,6 +211,40 @@ func readHeader(f *os.File) (header, int64, error) {
 	return h, int64(len(line)), nil
 }
 
+// List implements blobport.Store: every stored file names its key in its
+// header line, so the walk reads that line of each.
+func (s *Store) List(ctx context.Context, prefix string, fn func(blobport.Info) error) error {
+	err := filepath.WalkDir(s.objects(), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // removed meanwhile
+			}
+			return err
+		}
+		if d.IsDir() {
+			return ctx.Err()
+		}
+		f, err := os.Open(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		h, _, herr := readHeader(f)
+		st, serr := f.Stat()
+		f.Close()
+		if herr != nil || serr != nil || !strings.HasPrefix(h.Key, prefix) {
+			return nil // a damaged file names no key: Get reports it
+		}
+		return fn(blobport.Info{Key: h.Key, Modified: st.ModTime()})
+	})
+	if err != nil {
+		return fmt.Errorf("fsblob: list %s: %w", prefix, err)
+	}
+	return nil
+}
+
 // Delete implements blobport.Store.
 func (s *Store) Delete(ctx context.Context, key string) error {
 	if err := blobport.CheckKey(key); err != nil {

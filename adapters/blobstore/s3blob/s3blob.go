@@ -286,6 +286,22 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
+// List implements blobport.Store. Each page of the listing is one request
+// bounded like any operation; the listing as a whole is bounded by ctx.
+func (s *Store) List(ctx context.Context, prefix string, fn func(blobport.Info) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for o := range s.c.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: prefix, Recursive: true}) {
+		if o.Err != nil {
+			return translate("list", prefix, o.Err)
+		}
+		if err := fn(blobport.Info{Key: o.Key, Modified: o.LastModified}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Backend implements blobport.Store.
 func (s *Store) Backend() string { return "s3" }
 

@@ -134,6 +134,23 @@ func (s *Store) DeleteBySeller(ctx context.Context, packID, sellerID int64) ([]f
 }
 
 // EverHad reports whether the pack ever held a document.
+// Stored returns which of keys a document row names.
+func (s *Store) Stored(ctx context.Context, keys []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	var found []string
+	err := sqlstore.IDB(ctx, s.db).NewSelect().Model((*docRow)(nil)).Column("blob_key").Where("blob_key IN (?)", bun.In(keys)).Scan(ctx, &found)
+	if err != nil {
+		return nil, fmt.Errorf("fiscaldb: stored keys: %w", err)
+	}
+	for _, k := range found {
+		out[k] = true
+	}
+	return out, nil
+}
+
 func (s *Store) EverHad(ctx context.Context, packID int64) (bool, error) {
 	n, err := sqlstore.IDB(ctx, s.db).NewSelect().Model((*packRow)(nil)).Where("pack_id = ?", packID).Count(ctx)
 	if err != nil {

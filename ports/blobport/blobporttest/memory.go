@@ -8,7 +8,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/feria/feria/ports/blobport"
 )
@@ -25,6 +27,7 @@ type Memory struct {
 type memObject struct {
 	data        []byte
 	contentType string
+	modified    time.Time
 }
 
 // SetDown makes every call fail with blobport.ErrUnavailable (or succeed
@@ -76,7 +79,7 @@ func (m *Memory) Put(ctx context.Context, key string, r io.Reader, size int64, c
 	if m.objects == nil {
 		m.objects = make(map[string]memObject)
 	}
-	m.objects[key] = memObject{data: data, contentType: contentType}
+	m.objects[key] = memObject{data: data, contentType: contentType, modified: time.Now()}
 	return nil
 }
 
@@ -115,6 +118,39 @@ func (m *Memory) Delete(ctx context.Context, key string) error {
 	}
 	delete(m.objects, key)
 	return nil
+}
+
+// List implements blobport.Store.
+func (m *Memory) List(ctx context.Context, prefix string, fn func(blobport.Info) error) error {
+	m.mu.Lock()
+	if err := m.check(ctx); err != nil {
+		m.mu.Unlock()
+		return err
+	}
+	var infos []blobport.Info
+	for k, o := range m.objects {
+		if strings.HasPrefix(k, prefix) {
+			infos = append(infos, blobport.Info{Key: k, Modified: o.modified})
+		}
+	}
+	m.mu.Unlock()
+	for _, in := range infos {
+		if err := fn(in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Age makes the object under key look last written at t (a janitor's test
+// needs old objects).
+func (m *Memory) Age(key string, t time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if o, ok := m.objects[key]; ok {
+		o.modified = t
+		m.objects[key] = o
+	}
 }
 
 // Reset implements blobport.Store (and sandboxport.Resetter).

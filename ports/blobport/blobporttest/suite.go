@@ -35,6 +35,7 @@ func TestStore(t *testing.T, newStore func(t testing.TB) blobport.Store) {
 		{"KeysAreNotDirectories", testKeysAreNotDirectories},
 		{"Delete", testDelete},
 		{"Reset", testReset},
+		{"List", testList},
 		{"BadKeys", testBadKeys},
 		{"Large", testLarge},
 		{"ConcurrentPuts", testConcurrentPuts},
@@ -205,6 +206,35 @@ func testReset(t *testing.T, s blobport.Store) {
 	// The store stays usable: the sandbox keeps running after a reset.
 	put(t, s, "fiscal/1/a", "again", "text/plain")
 	wantGot(t, s, "fiscal/1/a", "again", "text/plain")
+}
+
+func testList(t *testing.T, s blobport.Store) {
+	// S3 keeps modification times to the second.
+	before := time.Now().Add(-time.Second).Truncate(time.Second)
+	keys := []string{"fiscal/1/a", "fiscal/1/b", "fiscal/2/a", "fiscalx", "labels/1/a"}
+	for _, k := range keys {
+		put(t, s, k, k, "text/plain")
+	}
+	after := time.Now().Add(time.Second)
+	got := map[string]bool{}
+	err := s.List(ctx(t), "fiscal/", func(in blobport.Info) error {
+		if in.Modified.Before(before) || in.Modified.After(after) {
+			t.Errorf("%s modified %v, not within %v..%v", in.Key, in.Modified, before, after)
+		}
+		got[in.Key] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("List: %v", err)
+	}
+	if len(got) != 3 || !got["fiscal/1/a"] || !got["fiscal/1/b"] || !got["fiscal/2/a"] {
+		t.Fatalf("List(fiscal/) = %v; want the three fiscal/ keys", got)
+	}
+	stop := errors.New("stop")
+	n := 0
+	if err := s.List(ctx(t), "", func(blobport.Info) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+		t.Fatalf("List stopped by fn: %v after %d calls; want fn's error after 1", err, n)
+	}
 }
 
 func testBadKeys(t *testing.T, s blobport.Store) {

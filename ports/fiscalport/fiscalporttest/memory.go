@@ -80,6 +80,20 @@ func (m *Memory) DeleteBySeller(ctx context.Context, packID, sellerID int64) ([]
 	return out, nil
 }
 
+func (m *Memory) Stored(_ context.Context, keys []string) (map[string]bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := map[string]bool{}
+	for _, k := range keys {
+		for _, d := range m.docs {
+			if d.Key == k {
+				out[k] = true
+			}
+		}
+	}
+	return out, nil
+}
+
 func (m *Memory) EverHad(_ context.Context, packID int64) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -66,6 +66,10 @@ func TestDocuments(t *testing.T, newStore func(t testing.TB) fiscalport.Document
 		if got, _ := s.ByPack(ctx, 2); len(got) != 1 {
 			t.Fatalf("other pack touched: %+v", got)
 		}
+		stored, err := s.Stored(ctx, []string{a.Key, other.Key, "fiscal/none"})
+		if err != nil || len(stored) != 1 || !stored[other.Key] {
+			t.Fatalf("Stored = %v, %v; want only %s", stored, err, other.Key)
+		}
 	})
 	t.Run("OnePerType", func(t *testing.T) {
 		s := newStore(t)
