@@ -75,11 +75,12 @@ func openBackends(ctx context.Context, cfg Config, log *slog.Logger) (_ *backend
 		log.Info("backend", slog.String("port", "redis"), slog.String("backend", "redis"), slog.String("addr", b.redisOpt.Addr))
 	} else {
 		var stop func()
-		if b.redis, b.redisOpt, stop, err = redisstore.Embedded(); err != nil {
-			return nil, err
+		if b.redis, b.redisOpt, stop, err = redisstore.Embedded(cfg.DataDir, log); err != nil {
+			return nil, fmt.Errorf("DATA_DIR: %w", err)
 		}
 		b.closers = append(b.closers, stop)
-		log.Info("backend", slog.String("port", "redis"), slog.String("backend", "miniredis (in-process, not persisted)"), slog.String("addr", b.redisOpt.Addr))
+		log.Info("backend", slog.String("port", "redis"), slog.String("backend", "miniredis (in-process, snapshot in DATA_DIR)"),
+			slog.String("addr", b.redisOpt.Addr), slog.String("snapshot", filepath.Join(cfg.DataDir, redisstore.SnapshotFile)))
 	}
 	b.closers = append(b.closers, func() { b.redis.Close() })
 

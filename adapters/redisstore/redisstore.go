@@ -10,7 +10,6 @@ import (
 	"net"
 	"syscall"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/feria/feria/core/kernel"
@@ -23,17 +22,6 @@ func Open(url string) (*redis.Client, *redis.Options, error) {
 		return nil, nil, fmt.Errorf("redis: %w", err)
 	}
 	return redis.NewClient(opt), opt, nil
-}
-
-// Embedded starts an in-process Redis on a loopback port. Its data lives in
-// memory only: counters and queued jobs start empty after a restart.
-func Embedded() (*redis.Client, *redis.Options, func(), error) {
-	m := miniredis.NewMiniRedis()
-	if err := m.StartAddr("127.0.0.1:0"); err != nil {
-		return nil, nil, nil, fmt.Errorf("embedded redis: %w", err)
-	}
-	opt := &redis.Options{Addr: m.Addr()}
-	return redis.NewClient(opt), opt, m.Close, nil
 }
 
 // ErrUnavailable is what callers see while Redis cannot be reached.

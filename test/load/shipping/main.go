@@ -48,7 +48,7 @@ func run(dbURL string, duration time.Duration, conc int) error {
 	defer drop()
 	// Cost reads never touch Redis; an in-process one keeps the shared
 	// Redis out of the measurement.
-	rdb, _, stop, err := redisstore.Embedded()
+	rdb, _, stop, err := redisstore.Embedded("", nil)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,209 @@
+package redisstore
+
+import (
+	"crypto/rand"
+	"encoding/gob"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+)
+
+// SnapshotFile is where the embedded Redis keeps its data under DATA_DIR.
+const SnapshotFile = "redis.snapshot"
+
+// SnapshotInterval is how often the embedded Redis is written to disk while
+// it runs; a crash loses what changed since the last snapshot.
+const SnapshotInterval = 10 * time.Second
+
+// Embedded starts an in-process Redis (miniredis) on a loopback port behind
+// a password made now, so that other local users cannot reach it. With dir
+// set, its data survives restarts: it is loaded from dir/SnapshotFile at
+// start, written there every SnapshotInterval and by stop, which the
+// process calls on a clean shutdown once the workers have stopped (counters,
+// event ids and queued jobs are kept). An empty dir keeps nothing.
+func Embedded(dir string, log *slog.Logger) (*redis.Client, *redis.Options, func(), error) {
+	m := miniredis.NewMiniRedis()
+	pw := make([]byte, 16)
+	_, _ = rand.Read(pw)
+	password := hex.EncodeToString(pw)
+	m.RequireAuth(password)
+	path := ""
+	if dir != "" {
+		path = filepath.Join(dir, SnapshotFile)
+		if err := load(m, path); err != nil {
+			return nil, nil, nil, fmt.Errorf("embedded redis: %s: %w", path, err)
+		}
+	}
+	if err := m.StartAddr("127.0.0.1:0"); err != nil {
+		return nil, nil, nil, fmt.Errorf("embedded redis: %w", err)
+	}
+	opt := &redis.Options{Addr: m.Addr(), Password: password}
+	if path == "" {
+		return redis.NewClient(opt), opt, m.Close, nil
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex // one snapshot at a time
+	snap := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if err := save(m, path); err != nil && log != nil {
+			log.Warn("embedded redis snapshot failed", slog.String("path", path), slog.Any("err", err))
+		}
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(SnapshotInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				snap()
+			}
+		}
+	}()
+	stop := func() {
+		close(done)
+		wg.Wait()
+		snap()
+		m.Close()
+	}
+	return redis.NewClient(opt), opt, stop, nil
+}
+
+// maxDBs is how many database numbers a snapshot covers (Redis's default).
+const maxDBs = 16
+
+// snapshot is every key of the embedded Redis. gob keeps strings byte for
+// byte (asynq stores binary task messages).
+type snapshot struct {
+	Version int
+	DBs     map[int]map[string]entry
+}
+
+type entry struct {
+	Type   string
+	TTL    time.Duration
+	String string
+	List   []string
+	Set    []string
+	Hash   map[string]string
+	ZSet   map[string]float64
+}
+
+func save(m *miniredis.Miniredis, path string) error {
+	s := snapshot{Version: 1, DBs: map[int]map[string]entry{}}
+	for i := 0; i < maxDBs; i++ {
+		db := m.DB(i)
+		keys := db.Keys()
+		if len(keys) == 0 {
+			continue
+		}
+		entries := make(map[string]entry, len(keys))
+		for _, k := range keys {
+			e := entry{Type: db.Type(k), TTL: db.TTL(k)}
+			var err error
+			switch e.Type {
+			case "string":
+				e.String, err = db.Get(k)
+			case "list":
+				e.List, err = db.List(k)
+			case "set":
+				e.Set, err = db.Members(k)
+			case "zset":
+				e.ZSet, err = db.SortedSet(k)
+			case "hash":
+				var fields []string
+				fields, err = db.HKeys(k)
+				e.Hash = make(map[string]string, len(fields))
+				for _, f := range fields {
+					e.Hash[f] = db.HGet(k, f)
+				}
+			case "":
+				continue // gone since Keys
+			default:
+				return fmt.Errorf("key %q: type %s is not kept", k, e.Type)
+			}
+			if err != nil {
+				continue // gone or changed type since Keys
+			}
+			entries[k] = e
+		}
+		s.DBs[i] = entries
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), SnapshotFile+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := gob.NewEncoder(tmp).Encode(s); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func load(m *miniredis.Miniredis, path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var s snapshot
+	if err := gob.NewDecoder(f).Decode(&s); err != nil {
+		return fmt.Errorf("damaged snapshot (remove it to start empty): %w", err)
+	}
+	for i, entries := range s.DBs {
+		db := m.DB(i)
+		for k, e := range entries {
+			var err error
+			switch e.Type {
+			case "string":
+				err = db.Set(k, e.String)
+			case "list":
+				_, err = db.Push(k, e.List...)
+			case "set":
+				_, err = db.SetAdd(k, e.Set...)
+			case "zset":
+				for member, score := range e.ZSet {
+					if _, err = db.ZAdd(k, score, member); err != nil {
+						break
+					}
+				}
+			case "hash":
+				for f, v := range e.Hash {
+					db.HSet(k, f, v)
+				}
+			}
+			if err != nil {
+				return fmt.Errorf("key %q: %w", k, err)
+			}
+			if e.TTL > 0 {
+				db.SetTTL(k, e.TTL)
+			}
+		}
+	}
+	return nil
+}
