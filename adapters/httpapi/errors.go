@@ -182,3 +182,20 @@ func toDomain(err error) *kernel.Error {
 func NotFound(c *fiber.Ctx) error {
 	return kernel.E(kernel.NotExist, "not_found", "resource "+c.Method()+" "+c.Path()+" not found")
 }
+
+// DefaultErrorBody is the status and shape (a) body of a client error (not
+// an Internal one, whose message names a request), for answers that embed
+// an error in a larger body: the entries of a multi-get.
+func DefaultErrorBody(err error) (int, ErrorBody) {
+	e := toDomain(err)
+	code := e.Code
+	if code == "" {
+		code = defaultCode[e.Kind]
+	}
+	causes := e.Causes
+	if causes == nil {
+		causes = []kernel.Cause{}
+	}
+	status := statusOf[e.Kind]
+	return status, ErrorBody{Message: e.Message, Error: code, Status: status, Cause: causes}
+}

@@ -253,12 +253,3 @@ type Facts struct {
 	// SelfService: the seller enabled local delivery ('flex') on the item.
 	SelfService bool
 }
-
-// ItemQuery selects a seller's items for the search of items.
-type ItemQuery struct {
-	SellerID int64
-	// Status "" is any status.
-	Status string
-	// Tags are computed tags every result must carry.
-	Tags []string
-}

@@ -39,6 +39,14 @@ type Service interface {
 	// SearchItems lists the ids of a seller's items; the caller in ctx must
 	// be that seller.
 	SearchItems(ctx context.Context, q catalog.ItemQuery, page paging.Request) (SearchResult, error)
+	// ScanItems is the scan form of SearchItems (search_type=scan): the
+	// block of at most limit ids after the scroll_id ("" starts the scan;
+	// a scroll_id carries its query, which replaces q's filters), and the
+	// scroll_id of the next block ("" once a block comes back empty).
+	ScanItems(ctx context.Context, q catalog.ItemQuery, scrollID string, limit int) (ScanResult, error)
+	// SearchSite lists a page of the active items of a site whose titles
+	// hold every word of the query; anybody may search.
+	SearchSite(ctx context.Context, q catalog.SiteQuery, page paging.Request) (SiteResult, error)
 }
 
 // OfficialStores tells which official stores (brands) a seller is bound to,
@@ -59,6 +67,20 @@ type SelfService interface {
 type SearchResult struct {
 	IDs  []string
 	Page paging.Page
+}
+
+// ScanResult is one block of a scan of a seller's items.
+type ScanResult struct {
+	IDs      []string
+	Total    int
+	Limit    int
+	ScrollID string
+}
+
+// SiteResult is one page of the site search.
+type SiteResult struct {
+	Items []catalog.Item
+	Page  paging.Page
 }
 
 // Store persists the catalog.
@@ -84,5 +106,9 @@ type Store interface {
 	ItemFacts(ctx context.Context, id string) (catalog.Facts, error)
 	// SearchItems returns one page of matching item ids (ordered by id) and
 	// the total number of matches.
+	// q.After narrows the page (ids after it), not the total.
 	SearchItems(ctx context.Context, q catalog.ItemQuery, page paging.Request) ([]string, int, error)
+	// SearchSite returns one page of the site's active items matching q
+	// (ordered by id) and the total number of matches.
+	SearchSite(ctx context.Context, q catalog.SiteQuery, page paging.Request) ([]catalog.Item, int, error)
 }

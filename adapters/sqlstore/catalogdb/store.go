@@ -53,27 +53,30 @@ type productAttributeRow struct {
 type itemRow struct {
 	bun.BaseModel `bun:"table:items"`
 
-	ID                string                  `bun:"id,pk"`
-	SiteID            string                  `bun:"site_id"`
-	SellerID          int64                   `bun:"seller_id"`
-	Title             string                  `bun:"title"`
-	CategoryID        string                  `bun:"category_id"`
-	DomainID          string                  `bun:"domain_id"`
-	Status            string                  `bun:"status"`
-	Price             float64                 `bun:"price"`
-	CurrencyID        string                  `bun:"currency_id"`
-	AvailableQuantity int64                   `bun:"available_quantity"`
-	ListingTypeID     string                  `bun:"listing_type_id"`
-	Condition         string                  `bun:"condition"`
-	OfficialStoreID   *int64                  `bun:"official_store_id"`
-	CatalogProductID  *string                 `bun:"catalog_product_id"`
-	PartNumber        *string                 `bun:"part_number"`
-	Attributes        []catalog.ItemAttribute `bun:"attributes"`
-	Tags              []string                `bun:"tags"`
-	Shipping          catalog.ItemShipping    `bun:"shipping"`
-	Extra             catalog.ItemExtra       `bun:"extra"`
-	DateCreated       time.Time               `bun:"date_created"`
-	LastUpdated       time.Time               `bun:"last_updated"`
+	ID                string  `bun:"id,pk"`
+	SiteID            string  `bun:"site_id"`
+	SellerID          int64   `bun:"seller_id"`
+	Title             string  `bun:"title"`
+	CategoryID        string  `bun:"category_id"`
+	DomainID          string  `bun:"domain_id"`
+	Status            string  `bun:"status"`
+	Price             float64 `bun:"price"`
+	CurrencyID        string  `bun:"currency_id"`
+	AvailableQuantity int64   `bun:"available_quantity"`
+	ListingTypeID     string  `bun:"listing_type_id"`
+	Condition         string  `bun:"condition"`
+	OfficialStoreID   *int64  `bun:"official_store_id"`
+	CatalogProductID  *string `bun:"catalog_product_id"`
+	PartNumber        *string `bun:"part_number"`
+	// TitleWords is catalog.TitleWords of the title: what the site search
+	// matches word prefixes against.
+	TitleWords  string                  `bun:"title_words"`
+	Attributes  []catalog.ItemAttribute `bun:"attributes"`
+	Tags        []string                `bun:"tags"`
+	Shipping    catalog.ItemShipping    `bun:"shipping"`
+	Extra       catalog.ItemExtra       `bun:"extra"`
+	DateCreated time.Time               `bun:"date_created"`
+	LastUpdated time.Time               `bun:"last_updated"`
 }
 
 func (s *Store) idb(ctx context.Context) bun.IDB { return sqlstore.IDB(ctx, s.db) }
@@ -202,7 +205,7 @@ func (s *Store) UpsertItem(ctx context.Context, it catalog.Item) error {
 		DomainID: it.DomainID, Status: it.Status, Price: it.Price, CurrencyID: it.CurrencyID,
 		AvailableQuantity: it.AvailableQuantity, ListingTypeID: it.ListingTypeID, Condition: it.Condition,
 		OfficialStoreID: it.OfficialStoreID, CatalogProductID: it.CatalogProductID, PartNumber: it.PartNumber(),
-		Attributes: it.Attributes, Tags: it.Tags, Shipping: it.Shipping, Extra: it.ItemExtra,
+		TitleWords: catalog.TitleWords(it.Title), Attributes: it.Attributes, Tags: it.Tags, Shipping: it.Shipping, Extra: it.ItemExtra,
 		DateCreated: it.DateCreated, LastUpdated: it.LastUpdated}
 	if row.Attributes == nil {
 		row.Attributes = []catalog.ItemAttribute{}
@@ -212,7 +215,7 @@ func (s *Store) UpsertItem(ctx context.Context, it catalog.Item) error {
 	}
 	_, err := s.idb(ctx).NewInsert().Model(&row).
 		On("CONFLICT (id) DO UPDATE").
-		Set("site_id = EXCLUDED.site_id, seller_id = EXCLUDED.seller_id, title = EXCLUDED.title, category_id = EXCLUDED.category_id, domain_id = EXCLUDED.domain_id, status = EXCLUDED.status, price = EXCLUDED.price, currency_id = EXCLUDED.currency_id, available_quantity = EXCLUDED.available_quantity, listing_type_id = EXCLUDED.listing_type_id, condition = EXCLUDED.condition, official_store_id = EXCLUDED.official_store_id, catalog_product_id = EXCLUDED.catalog_product_id, part_number = EXCLUDED.part_number, attributes = EXCLUDED.attributes, tags = EXCLUDED.tags, shipping = EXCLUDED.shipping, extra = EXCLUDED.extra, last_updated = EXCLUDED.last_updated").
+		Set("site_id = EXCLUDED.site_id, seller_id = EXCLUDED.seller_id, title = EXCLUDED.title, category_id = EXCLUDED.category_id, domain_id = EXCLUDED.domain_id, status = EXCLUDED.status, price = EXCLUDED.price, currency_id = EXCLUDED.currency_id, available_quantity = EXCLUDED.available_quantity, listing_type_id = EXCLUDED.listing_type_id, condition = EXCLUDED.condition, official_store_id = EXCLUDED.official_store_id, catalog_product_id = EXCLUDED.catalog_product_id, part_number = EXCLUDED.part_number, title_words = EXCLUDED.title_words, attributes = EXCLUDED.attributes, tags = EXCLUDED.tags, shipping = EXCLUDED.shipping, extra = EXCLUDED.extra, last_updated = EXCLUDED.last_updated").
 		Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("catalogdb: upsert item %s: %w", it.ID, err)
@@ -326,9 +329,46 @@ func (s *Store) SearchItems(ctx context.Context, q catalog.ItemQuery, page pagin
 	if page.Limit == 0 || page.Offset >= total {
 		return ids, total, nil
 	}
+	if q.After != "" {
+		sel = sel.Where("i.id > ?", q.After)
+	}
 	err = sel.ColumnExpr("i.id").OrderExpr("i.id").Limit(int64(page.Limit)).Offset(int64(page.Offset)).Scan(ctx, &ids)
 	if err != nil {
 		return nil, 0, fmt.Errorf("catalogdb: search: %w", err)
 	}
 	return ids, total, nil
+}
+
+// SearchSite returns a page of the site's active items whose title_words
+// hold every word as a word prefix, and the total. The words are letters and
+// digits only (catalog.SearchWords), so they carry no pattern character.
+func (s *Store) SearchSite(ctx context.Context, q catalog.SiteQuery, page paging.Request) ([]catalog.Item, int, error) {
+	var rows []itemRow
+	sel := s.idb(ctx).NewSelect().Model(&rows).
+		Where("site_id = ?", q.SiteID).Where("status = ?", "active")
+	if q.SellerID != 0 {
+		sel = sel.Where("seller_id = ?", q.SellerID)
+	}
+	if q.CategoryID != "" {
+		sel = sel.Where("category_id = ?", q.CategoryID)
+	}
+	for _, w := range q.Words {
+		sel = sel.Where("title_words LIKE ?", "% "+w+"%")
+	}
+	n, err := sel.Clone().Count(ctx)
+	if err != nil {
+		return nil, 0, fmt.Errorf("catalogdb: site search count: %w", err)
+	}
+	total := int(n)
+	items := []catalog.Item{}
+	if page.Limit == 0 || page.Offset >= total {
+		return items, total, nil
+	}
+	if err := sel.Order("id").Limit(int64(page.Limit)).Offset(int64(page.Offset)).Scan(ctx); err != nil {
+		return nil, 0, fmt.Errorf("catalogdb: site search: %w", err)
+	}
+	for _, r := range rows {
+		items = append(items, r.item())
+	}
+	return items, total, nil
 }

@@ -53,6 +53,7 @@ var (
 	ErrNotSeller   = kernel.E(kernel.Permission, "forbidden", "the caller may only search its own items")
 	ErrNoCaller    = kernel.E(kernel.Unauthenticated, "unauthorized", "access token required")
 	ErrInvalidTags = kernel.E(kernel.Invalid, "bad_request", "invalid tags")
+	ErrSite        = kernel.E(kernel.Invalid, "bad_request", "invalid site_id")
 )
 
 // missing turns a store's ErrNotFound into e, anything else passes.
@@ -338,22 +339,73 @@ func (s *Service) ItemView(ctx context.Context, id string) (catalog.ItemView, er
 
 // SearchItems lists a seller's item ids; only the seller may search them.
 func (s *Service) SearchItems(ctx context.Context, q catalog.ItemQuery, page paging.Request) (catalogport.SearchResult, error) {
-	caller, ok := kernel.CallerFrom(ctx)
-	if !ok {
-		return catalogport.SearchResult{}, ErrNoCaller
-	}
-	if caller.UserID != q.SellerID {
-		return catalogport.SearchResult{}, ErrNotSeller.Withf("the caller (user %d) may only search its own items, not those of seller %d", caller.UserID, q.SellerID)
-	}
-	for _, t := range q.Tags {
-		if !catalog.IsComputedTag(t) {
-			msg := fmt.Sprintf("tags must be %s or %s, got %q", catalog.TagIncomplete, catalog.TagPending, t)
-			return catalogport.SearchResult{}, ErrInvalidTags.With(msg).WithCause("tags", msg)
-		}
+	if err := checkSearch(ctx, q); err != nil {
+		return catalogport.SearchResult{}, err
 	}
 	ids, total, err := s.store.SearchItems(ctx, q, page)
 	if err != nil {
 		return catalogport.SearchResult{}, err
 	}
 	return catalogport.SearchResult{IDs: ids, Page: page.Of(total)}, nil
+}
+
+// ScanItems answers one block of a scan of a seller's items. The scroll_id
+// of a block names the last id it answered, so the next block starts after
+// it; an empty block has none, which ends every client's loop.
+func (s *Service) ScanItems(ctx context.Context, q catalog.ItemQuery, scrollID string, limit int) (catalogport.ScanResult, error) {
+	if scrollID != "" {
+		sc, err := catalog.ParseScroll(scrollID, q.SellerID)
+		if err != nil {
+			return catalogport.ScanResult{}, err
+		}
+		q = sc.Query()
+	}
+	if limit < 1 {
+		msg := fmt.Sprintf("limit must be between 1 and %d with search_type=scan, got %d", paging.MaxLimit, limit)
+		return catalogport.ScanResult{}, paging.ErrInvalid.With(msg).WithCause("limit", msg)
+	}
+	if err := checkSearch(ctx, q); err != nil {
+		return catalogport.ScanResult{}, err
+	}
+	ids, total, err := s.store.SearchItems(ctx, q, paging.Request{Limit: limit})
+	if err != nil {
+		return catalogport.ScanResult{}, err
+	}
+	r := catalogport.ScanResult{IDs: ids, Total: total, Limit: limit}
+	if len(ids) > 0 {
+		r.ScrollID = catalog.ScrollAfter(q, ids[len(ids)-1]).ID()
+	}
+	return r, nil
+}
+
+// checkSearch lets only the seller search its items, by computed tags.
+func checkSearch(ctx context.Context, q catalog.ItemQuery) error {
+	caller, ok := kernel.CallerFrom(ctx)
+	if !ok {
+		return ErrNoCaller
+	}
+	if caller.UserID != q.SellerID {
+		return ErrNotSeller.Withf("the caller (user %d) may only search its own items, not those of seller %d", caller.UserID, q.SellerID)
+	}
+	for _, t := range q.Tags {
+		if !catalog.IsComputedTag(t) {
+			msg := fmt.Sprintf("tags must be %s or %s, got %q", catalog.TagIncomplete, catalog.TagPending, t)
+			return ErrInvalidTags.With(msg).WithCause("tags", msg)
+		}
+	}
+	return nil
+}
+
+// SearchSite lists a page of the active items of a site whose titles hold
+// every word of the query.
+func (s *Service) SearchSite(ctx context.Context, q catalog.SiteQuery, page paging.Request) (catalogport.SiteResult, error) {
+	var p kernel.Problems
+	if !p.Site("site_id", q.SiteID) {
+		return catalogport.SiteResult{}, p.Err(ErrSite)
+	}
+	items, total, err := s.store.SearchSite(ctx, q, page)
+	if err != nil {
+		return catalogport.SiteResult{}, err
+	}
+	return catalogport.SiteResult{Items: items, Page: page.Of(total)}, nil
 }

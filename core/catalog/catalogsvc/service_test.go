@@ -362,3 +362,71 @@ func TestPutItemOfficialStore(t *testing.T) {
 		})
 	}
 }
+
+// A scan answers blocks until one comes back empty, whose scroll_id is "";
+// each scroll_id continues the query it was issued for.
+func TestScanItems(t *testing.T) {
+	s, m, _ := setup(t)
+	bg := context.Background()
+	for _, id := range []string{"MLA1102", "MLA1100", "MLA1101"} {
+		it := catalogporttest.Item(id, "MLA1747", 123, "")
+		if id == "MLA1101" {
+			it.Status = "paused"
+		}
+		if err := m.UpsertItem(bg, it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seller := kernel.WithCaller(bg, kernel.Caller{UserID: 123, SiteID: "MLA"})
+	active := catalog.ItemQuery{SellerID: 123, Status: "active"}
+	r, err := s.ScanItems(seller, active, "", 1)
+	if err != nil || !reflect.DeepEqual(r.IDs, []string{"MLA1100"}) || r.Total != 2 || r.Limit != 1 || r.ScrollID == "" {
+		t.Fatalf("first block: %+v %v", r, err)
+	}
+	// The scroll carries the status: the query sent beside it is not read.
+	r, err = s.ScanItems(seller, catalog.ItemQuery{SellerID: 123}, r.ScrollID, 5)
+	if err != nil || !reflect.DeepEqual(r.IDs, []string{"MLA1102"}) || r.Total != 2 || r.ScrollID == "" {
+		t.Fatalf("second block: %+v %v", r, err)
+	}
+	r, err = s.ScanItems(seller, active, r.ScrollID, 5)
+	if err != nil || len(r.IDs) != 0 || r.ScrollID != "" {
+		t.Fatalf("last block: %+v %v", r, err)
+	}
+	for _, c := range []struct {
+		name   string
+		ctx    context.Context
+		q      catalog.ItemQuery
+		scroll string
+		limit  int
+		err    *kernel.Error
+	}{
+		{"no caller", bg, active, "", 1, catalogsvc.ErrNoCaller},
+		{"another seller", seller, catalog.ItemQuery{SellerID: 124}, "", 1, catalogsvc.ErrNotSeller},
+		{"limit 0", seller, active, "", 0, paging.ErrInvalid},
+		{"garbage", seller, active, "%%%", 1, catalog.ErrScrollID},
+		{"another seller's scroll", seller, active, catalog.ScrollAfter(catalog.ItemQuery{SellerID: 124}, "MLA1").ID(), 1, catalog.ErrScrollID},
+		{"a scroll with an unknown tag", seller, active, catalog.ScrollAfter(catalog.ItemQuery{SellerID: 123, Tags: []string{"x"}}, "MLA1").ID(), 1, catalogsvc.ErrInvalidTags},
+	} {
+		if _, err := s.ScanItems(c.ctx, c.q, c.scroll, c.limit); !errors.Is(err, c.err) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.err)
+		}
+	}
+}
+
+func TestSearchSite(t *testing.T) {
+	s, m, _ := setup(t)
+	bg := context.Background()
+	it := catalogporttest.Item("MLA1100", "MLA1747", 123, "")
+	it.Title = "Amortiguador Delantero"
+	if err := m.UpsertItem(bg, it); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.SearchSite(bg, catalog.SiteQuery{SiteID: "MLA", Words: catalog.SearchWords("delan")}, paging.Default())
+	if err != nil || len(r.Items) != 1 || r.Items[0].ID != "MLA1100" || r.Page != paging.Default().Of(1) {
+		t.Fatalf("search: %+v %v", r, err)
+	}
+	_, err = s.SearchSite(bg, catalog.SiteQuery{SiteID: "MLX"}, paging.Default())
+	if !errors.Is(err, catalogsvc.ErrSite) || kernel.MessageOf(err) != `site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got "MLX"` {
+		t.Errorf("unknown site: %v", err)
+	}
+}

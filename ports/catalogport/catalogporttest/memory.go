@@ -200,11 +200,43 @@ func (m *Memory) SearchItems(_ context.Context, q catalog.ItemQuery, page paging
 		}
 	}
 	slices.Sort(all)
+	total := len(all)
+	if q.After != "" {
+		all = slices.DeleteFunc(all, func(id string) bool { return id <= q.After })
+	}
 	ids := []string{}
 	if page.Limit > 0 && page.Offset < len(all) {
 		ids = append(ids, all[page.Offset:min(len(all), page.Offset+page.Limit)]...)
 	}
-	return ids, len(all), nil
+	return ids, total, nil
+}
+
+// SearchSite returns a page of the site's active items whose titles hold
+// every word (as a word prefix), by id, and the total.
+func (m *Memory) SearchSite(_ context.Context, q catalog.SiteQuery, page paging.Request) ([]catalog.Item, int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var all []catalog.Item
+	for _, it := range m.items {
+		if it.SiteID != q.SiteID || it.Status != "active" || (q.SellerID != 0 && it.SellerID != q.SellerID) ||
+			(q.CategoryID != "" && it.CategoryID != q.CategoryID) {
+			continue
+		}
+		title := catalog.TitleWords(it.Title)
+		ok := true
+		for _, w := range q.Words {
+			ok = ok && strings.Contains(title, " "+w)
+		}
+		if ok {
+			all = append(all, it)
+		}
+	}
+	slices.SortFunc(all, func(a, b catalog.Item) int { return strings.Compare(a.ID, b.ID) })
+	out := []catalog.Item{}
+	if page.Limit > 0 && page.Offset < len(all) {
+		out = append(out, all[page.Offset:min(len(all), page.Offset+page.Limit)]...)
+	}
+	return out, len(all), nil
 }
 
 // put stores v under id; keep, when given, carries over what an existing

@@ -302,5 +302,70 @@ func TestStore(t *testing.T, newEnv func(t *testing.T) Env) {
 		search(catalog.ItemQuery{SellerID: 123}, paging.Request{Limit: 0}, []string{}, 8)
 		search(catalog.ItemQuery{SellerID: 123}, paging.Request{Limit: 5, Offset: 50}, []string{}, 8)
 		search(catalog.ItemQuery{SellerID: 999}, all, []string{}, 0)
+		// A scan's position narrows the page, never the total.
+		search(catalog.ItemQuery{SellerID: 123, Status: "active", After: "MLA1104"}, paging.Request{Limit: 2},
+			[]string{"MLA1105", "MLA1106"}, 7)
+		search(catalog.ItemQuery{SellerID: 123, After: "MLA1106"}, all, []string{"MLA1107"}, 8)
+		search(catalog.ItemQuery{SellerID: 123, After: "MLA1107"}, all, []string{}, 8)
+		search(catalog.ItemQuery{SellerID: 123, Tags: []string{catalog.TagPending}, After: "MLA1102"}, all, []string{"MLA1107"}, 2)
+	})
+
+	t.Run("site search", func(t *testing.T) {
+		e := newEnv(t)
+		e.AddUser(ctx, 123)
+		e.AddUser(ctx, 124)
+		must(t, e.Store.UpsertCategory(ctx, Category("MLA1747", &yes)))
+		must(t, e.Store.UpsertCategory(ctx, Category("MLA1000", nil)))
+		put := func(id, title, category string, seller int64, status string) {
+			it := Item(id, category, seller, "")
+			it.Title, it.Status = title, status
+			must(t, e.Store.UpsertItem(ctx, it))
+		}
+		put("MLA1100", "Amortiguador delantero Ford Ka", "MLA1747", 123, "active")
+		put("MLA1101", "AMORTIGUADOR trasero (Fiat)", "MLA1747", 124, "active")
+		put("MLA1102", "Amortiguador delantero Fiat", "MLA1747", 123, "paused")
+		put("MLA1103", "Bujía de encendido", "MLA1000", 123, "active")
+		put("MLA1104", "Kit de amortiguación 100% nuevo", "MLA1000", 124, "active")
+		mlb := Item("MLB1100", "MLA1747", 123, "")
+		mlb.SiteID, mlb.Title = "MLB", "Amortiguador dianteiro"
+		must(t, e.Store.UpsertItem(ctx, mlb))
+
+		find := func(q catalog.SiteQuery, p paging.Request, wantIDs []string, wantTotal int) {
+			t.Helper()
+			items, total, err := e.Store.SearchSite(ctx, q, p)
+			must(t, err)
+			ids := []string{}
+			for _, it := range items {
+				ids = append(ids, it.ID)
+			}
+			same(t, "site search ids", ids, wantIDs)
+			same(t, "site search total", total, wantTotal)
+		}
+		all := paging.Default()
+		words := catalog.SearchWords
+		// Words begin title words, whatever their case and accents; only
+		// active items of the site.
+		find(catalog.SiteQuery{SiteID: "MLA", Words: words("amortiguador")}, all, []string{"MLA1100", "MLA1101"}, 2)
+		find(catalog.SiteQuery{SiteID: "MLA", Words: words("Amortigua")}, all, []string{"MLA1100", "MLA1101", "MLA1104"}, 3)
+		find(catalog.SiteQuery{SiteID: "MLA", Words: words("amortiguador fiat")}, all, []string{"MLA1101"}, 1)
+		find(catalog.SiteQuery{SiteID: "MLA", Words: words("BUJIA")}, all, []string{"MLA1103"}, 1)
+		find(catalog.SiteQuery{SiteID: "MLA", Words: words("tiguador")}, all, []string{}, 0)
+		find(catalog.SiteQuery{SiteID: "MLA", Words: words("100%")}, all, []string{"MLA1104"}, 1)
+		find(catalog.SiteQuery{SiteID: "MLA", Words: words("_")}, all, []string{"MLA1100", "MLA1101", "MLA1103", "MLA1104"}, 4)
+		find(catalog.SiteQuery{SiteID: "MLA"}, paging.Request{Limit: 2, Offset: 1}, []string{"MLA1101", "MLA1103"}, 4)
+		find(catalog.SiteQuery{SiteID: "MLA"}, paging.Request{Limit: 0}, []string{}, 4)
+		find(catalog.SiteQuery{SiteID: "MLA", SellerID: 123}, all, []string{"MLA1100", "MLA1103"}, 2)
+		find(catalog.SiteQuery{SiteID: "MLA", CategoryID: "MLA1000", Words: words("kit")}, all, []string{"MLA1104"}, 1)
+		find(catalog.SiteQuery{SiteID: "MLB", Words: words("amortiguador")}, all, []string{"MLB1100"}, 1)
+		find(catalog.SiteQuery{SiteID: "MLM"}, all, []string{}, 0)
+		items, _, err := e.Store.SearchSite(ctx, catalog.SiteQuery{SiteID: "MLA", Words: words("ford")}, all)
+		must(t, err)
+		if len(items) != 1 || items[0].Title != "Amortiguador delantero Ford Ka" || items[0].SellerID != 123 || items[0].Price != 15000 {
+			t.Errorf("site search answers the stored items: %+v", items)
+		}
+		// A changed title is searched by its new words.
+		put("MLA1103", "Filtro de aire", "MLA1000", 123, "active")
+		find(catalog.SiteQuery{SiteID: "MLA", Words: words("bujia")}, all, []string{}, 0)
+		find(catalog.SiteQuery{SiteID: "MLA", Words: words("filtro aire")}, all, []string{"MLA1103"}, 1)
 	})
 }
