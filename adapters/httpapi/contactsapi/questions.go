@@ -44,20 +44,31 @@ func (h handlers) ask(c *fiber.Ctx) error {
 	return c.Status(fiber.StatusCreated).JSON(questionOut(q))
 }
 
-// search serves GET /questions/search?item_id=... for the item's seller.
+// search serves GET /questions/search?item=... (item_id too) for the item's
+// seller. The answer carries total and limit at the top level, as the
+// marketplace documents it, and the platform's paging object.
 func (h handlers) search(c *fiber.Ctx) error {
 	p, err := httpapi.Paging(c)
 	if err != nil {
 		return err
 	}
-	qs, page, err := h.svc.Questions(c.UserContext(), httpapi.Query(c, "item_id"), p)
+	item, itemID := httpapi.Query(c, "item"), httpapi.Query(c, "item_id")
+	switch {
+	case item == "":
+		item = itemID
+	case itemID != "" && itemID != item:
+		return contacts.ErrBadRequest.Withf("item %s and item_id %s name different items; send one of them", item, itemID)
+	}
+	qs, page, err := h.svc.Questions(c.UserContext(), item, p)
 	if err != nil {
 		return err
 	}
 	out := struct {
+		Total     int            `json:"total"`
+		Limit     int            `json:"limit"`
 		Questions []questionJSON `json:"questions"`
 		Paging    paging.Page    `json:"paging"`
-	}{Questions: make([]questionJSON, len(qs)), Paging: page}
+	}{Total: page.Total, Limit: page.Limit, Questions: make([]questionJSON, len(qs)), Paging: page}
 	for i, q := range qs {
 		out.Questions[i] = questionOut(q)
 	}

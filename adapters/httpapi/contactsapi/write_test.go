@@ -138,14 +138,16 @@ func TestQuestions(t *testing.T) {
 			}
 			a.Sandbox("GET", fmt.Sprintf("/contact_events/question-%d", q.ID), nil).Is(t, 200, fmt.Sprintf(`{"id":"question-%d","item_id":"MLA1","type":"question","date":"2026-11-20T12:00:00Z"}`, q.ID))
 
-			a.Do("GET", "/questions/search?item_id=MLA1", nil, seller...).Is(t, 200, fmt.Sprintf(`{"questions":[
+			a.Do("GET", "/questions/search?item_id=MLA1", nil, seller...).Is(t, 200, fmt.Sprintf(`{"total":2,"limit":50,"questions":[
 				{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Color?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"},
 				{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Hacen envíos?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"}],
 				"paging":{"total":2,"offset":0,"limit":50}}`, q2.ID, q.ID))
-			a.Do("GET", "/questions/search?item_id=MLA1&limit=1&offset=1&access_token="+sellerToken, nil).Is(t, 200, fmt.Sprintf(`{"questions":[
+			// item is the marketplace's documented name of item_id.
+			a.Do("GET", "/questions/search?item=MLA1&limit=1&offset=1&access_token="+sellerToken, nil).Is(t, 200, fmt.Sprintf(`{"total":2,"limit":1,"questions":[
 				{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Hacen envíos?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"}],
 				"paging":{"total":2,"offset":1,"limit":1}}`, q.ID))
-			a.Do("GET", "/questions/search?item_id=MLA2", nil, seller...).Is(t, 200, `{"questions":[],"paging":{"total":0,"offset":0,"limit":50}}`)
+			a.Do("GET", "/questions/search?item_id=MLA2", nil, seller...).Is(t, 200, `{"total":0,"limit":50,"questions":[],"paging":{"total":0,"offset":0,"limit":50}}`)
+			a.Do("GET", "/questions/search?item=MLA2&item_id=MLA2", nil, seller...).Is(t, 200, `{"total":0,"limit":50,"questions":[],"paging":{"total":0,"offset":0,"limit":50}}`)
 
 			long := strings.Repeat("a", 2001)
 			cases := []struct {
@@ -170,6 +172,8 @@ func TestQuestions(t *testing.T) {
 				{"inbox of another seller", "GET", "/questions/search?item_id=MLA1", nil, apptest.Bearer(seller2Token), 403, `{"code":"forbidden","message":"only the seller of item MLA1 may read its questions"}`},
 				{"inbox of a buyer", "GET", "/questions/search?item_id=MLA1", nil, buyer, 403, `{"code":"forbidden","message":"only the seller of item MLA1 may read its questions"}`},
 				{"inbox without item_id", "GET", "/questions/search", nil, seller, 400, `{"code":"bad_request","message":"item_id is required"}`},
+				{"inbox of two items", "GET", "/questions/search?item=MLA1&item_id=MLA2", nil, seller, 400, `{"code":"bad_request","message":"item MLA1 and item_id MLA2 name different items; send one of them"}`},
+				{"inbox of another seller, by item", "GET", "/questions/search?item=MLA1", nil, apptest.Bearer(seller2Token), 403, `{"code":"forbidden","message":"only the seller of item MLA1 may read its questions"}`},
 				{"inbox of an unknown item", "GET", "/questions/search?item_id=MLA404", nil, seller, 404, `{"code":"not_found","message":"item MLA404 not found"}`},
 				{"inbox with a bad limit", "GET", fmt.Sprintf("/questions/search?item_id=MLA1&limit=%d", paging.MaxLimit+1), nil, seller, 400,
 					fmt.Sprintf(`{"code":"bad_request","message":"limit must be at most %d, got %d"}`, paging.MaxLimit, paging.MaxLimit+1)},
