@@ -102,7 +102,10 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 			code = defaultCode[e.Kind]
 		}
 		msg := e.Message
-		if e.Kind == kernel.Internal {
+		// An Internal error the code built with kernel.E carries a message
+		// meant for clients (the spec's documented 500s); any other shows
+		// only the request id.
+		if e.Kind == kernel.Internal && e.Message == "" {
 			msg = "internal server error (request id " + RequestID(c) + ")"
 		}
 		shape, _ := c.Locals(shapeKey).(Shape)

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -67,6 +68,9 @@ func newApp() *fiber.App {
 		}
 		return c.JSON(fiber.Map{"user_id": caller.UserID})
 	}
+	app.Get("/documented500", func(*fiber.Ctx) error {
+		return kernel.E(kernel.Internal, "internal_server_error", "The body of the request cannot be empty").Wrap(errors.New("empty body"))
+	})
 	app.Get("/me", auth.Required(), me)
 	app.Get("/fiscal", auth.Required(httpapi.AuthErrors{Missing: kernel.E(kernel.Permission, "access_token_not_granted", "access token not granted")}), me)
 	app.Get("/compat", auth.Required(httpapi.AuthErrors{
@@ -116,6 +120,9 @@ func TestErrorShapesAndStatuses(t *testing.T) {
 		{"fiscal bad token", "GET", "/fiscal?access_token=bad", "", nil, 401, `{"message":"invalid access token","error":"unauthorized","status":401,"cause":[]}`},
 		{"compat no token", "GET", "/compat", "", nil, 403, `{"message":"invalid token","error":"forbidden","status":403,"cause":[]}`},
 		{"compat bad token", "GET", "/compat", "", []string{"Authorization", "Bearer bad"}, 403, `{"message":"invalid token","error":"forbidden","status":403,"cause":[]}`},
+		// A 500 the code built with a message for clients (a spec's documented
+		// 500) shows it; its wrapped error is not shown.
+		{"documented 500", "GET", "/documented500", "", nil, 500, `{"message":"The body of the request cannot be empty","error":"internal_server_error","status":500,"cause":[]}`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

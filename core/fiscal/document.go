@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -113,14 +114,14 @@ const Fulfillment = "fulfillment"
 // ParsePackID reads the pack id of a path: a positive integer.
 func ParsePackID(raw string) (int64, error) {
 	if strings.TrimSpace(raw) == "" {
-		return 0, ErrPackID.With("pack id is empty").WithCause("pack_id", "pack_id is required")
+		return 0, ErrPackID.WithCause("pack_id", "pack_id is required")
 	}
 	id, err := strconv.ParseInt(raw, 10, 64)
 	if err != nil {
-		return 0, ErrPackID.Withf("pack id must be numeric, got %q", raw).WithCause("pack_id", "pack_id must be numeric")
+		return 0, ErrPackID.WithCause("pack_id", "pack_id must be numeric")
 	}
 	if id <= 0 {
-		return 0, ErrPackID.Withf("pack id must be positive, got %d", id).WithCause("pack_id", "pack_id must be a positive integer")
+		return 0, InvalidPackID().WithCause("pack_id", "pack_id must be a positive integer")
 	}
 	return id, nil
 }
@@ -141,8 +142,10 @@ const (
 // upload, delete and request billing data; sellers and buyers list and
 // download.
 func CheckAccess(p Pack, caller kernel.Caller, act Action) (Role, error) {
-	if UnavailableSites[caller.SiteID] || UnavailableSites[p.SiteID] {
-		return Stranger, ErrSiteUnavailable
+	for _, site := range []string{caller.SiteID, p.SiteID} {
+		if UnavailableSites[site] {
+			return Stranger, SiteUnavailable(site)
+		}
 	}
 	role := p.RoleOf(caller.UserID)
 	if role == Stranger {
@@ -154,7 +157,7 @@ func CheckAccess(p Pack, caller kernel.Caller, act Action) (Role, error) {
 	switch act {
 	case ActUpload, ActDelete, ActBilling:
 		if role != Seller {
-			return role, ErrForbidden.With("only the seller of the pack may do this")
+			return role, ErrForbidden
 		}
 	}
 	return role, nil
@@ -187,7 +190,7 @@ func DeclaredType(ct string) (FileType, bool, error) {
 	}
 	t, ok := declared[ct]
 	if !ok {
-		return "", false, ErrFileType.Withf("file type %s is not allowed; send application/pdf, application/xml or text/xml", ct)
+		return "", false, TypeNotAllowed(ct)
 	}
 	return t, true, nil
 }
@@ -245,14 +248,15 @@ type Checked struct {
 	Type FileType
 }
 
-// CheckUpload applies the upload rules to the files of one request, given
-// the documents the pack already holds (any seller's).
-func CheckUpload(existing []Document, files []File) ([]Checked, error) {
+// CheckUpload applies the upload rules to the files seller sellerID sends
+// to pack packID in one request, given the documents the pack already
+// holds (any seller's).
+func CheckUpload(packID, sellerID int64, existing []Document, files []File) ([]Checked, error) {
 	if len(files) == 0 {
 		return nil, ErrFileMissing
 	}
 	if len(files) > MaxFilesPerPack {
-		return nil, ErrTooManyInRequest.Withf("at most %d files per request, got %d", MaxFilesPerPack, len(files))
+		return nil, ErrTooManyInRequest
 	}
 	out := make([]Checked, 0, len(files))
 	seen := map[FileType]bool{}
@@ -269,7 +273,7 @@ func CheckUpload(existing []Document, files []File) ([]Checked, error) {
 			return nil, ErrFilename.With("file name must be valid UTF-8 without NUL characters").WithCause(field, "file name is not valid text")
 		}
 		if len(f.Data) == 0 {
-			return nil, ErrFileEmpty.Withf("file %s is empty", f.Name).WithCause(field, "file is empty")
+			return nil, ErrFileEmpty.WithCause(field, "file is empty")
 		}
 		decl, hasDecl, err := DeclaredType(f.DeclaredType)
 		if err != nil {
@@ -283,13 +287,13 @@ func CheckUpload(existing []Document, files []File) ([]Checked, error) {
 			return nil, ErrFileType.Withf("file %s is declared as %s but its content is %s", f.Name, decl, actual).WithCause(field, "declared type does not match the content")
 		}
 		if actual == PDF && len(f.Data) > MaxPDFSize {
-			return nil, ErrFileSize.Withf("file %s has %d bytes; a PDF may have at most %d", f.Name, len(f.Data), MaxPDFSize).WithCause(field, "file too large")
+			return nil, ErrFileSize.WithCause(field, fmt.Sprintf("file %s has %d bytes; a PDF may have at most %d", f.Name, len(f.Data), MaxPDFSize))
 		}
 		if actual == XML && len(f.Data) > MaxXMLSize {
-			return nil, ErrFileSize.Withf("file %s has %d bytes; an XML may have at most %d", f.Name, len(f.Data), MaxXMLSize).WithCause(field, "file too large")
+			return nil, ErrFileSize.WithCause(field, fmt.Sprintf("file %s has %d bytes; an XML may have at most %d", f.Name, len(f.Data), MaxXMLSize))
 		}
 		if seen[actual] {
-			return nil, ErrSameTypeInRequest.Withf("more than one %s file in one request", actual)
+			return nil, SameTypeInRequest(actual)
 		}
 		seen[actual] = true
 		out = append(out, Checked{File: f, Type: actual})
@@ -299,11 +303,11 @@ func CheckUpload(existing []Document, files []File) ([]Checked, error) {
 		have[d.FileType] = true
 	}
 	if len(existing) >= MaxFilesPerPack || len(existing)+len(out) > MaxFilesPerPack {
-		return nil, ErrPackFull
+		return nil, PackFull(packID, sellerID)
 	}
 	for _, c := range out {
 		if have[c.Type] {
-			return nil, ErrTypePresent.Withf("the pack already has a %s file", c.Type)
+			return nil, TypePresent(packID, sellerID, c.Type)
 		}
 	}
 	// A lone XML is accepted only beside its PDF, sent now or before.

@@ -70,17 +70,35 @@ func TestCheckUpload(t *testing.T) {
 		{"two beside one", havePDF, []File{{"a.pdf", "", pdf}, {"a.xml", "", xmlDoc}}, ErrPackFull},
 	}
 	for _, tt := range tests {
-		_, err := CheckUpload(tt.existing, tt.files)
+		_, err := CheckUpload(1001, 7, tt.existing, tt.files)
 		if tt.want == nil && err != nil || tt.want != nil && !errors.Is(err, tt.want) {
 			t.Errorf("%s: err = %v, want %v", tt.name, err, tt.want)
+		}
+	}
+	// The marketplace's messages name the type, the pack and the seller.
+	for _, tt := range []struct {
+		existing []Document
+		files    []File
+		msg      string
+	}{
+		{nil, []File{{"a.png", "Image/PNG; q=1", pdf}}, "File type: image/png is not allowed"},
+		{nil, []File{{"a", "", xmlDoc}, {"b", "", xmlDoc}}, "Files Not allowed, you can upload only one file of type: application/xml"},
+		{haveBoth, []File{{"a.pdf", "", pdf}}, "File Not allowed, the max amount of files already exist for the pack: 1001 and seller: 7"},
+		{havePDF, []File{{"a.pdf", "", pdf}}, "File Not allowed, a file already exists for the pack: 1001 and seller: 7 of the type: application/pdf"},
+		{nil, []File{{"a", "", pdf}, {"b", "", xmlDoc}, {"c", "", pdf}}, "Files Not allowed, you can upload only two files, one of each type"},
+	} {
+		if _, err := CheckUpload(1001, 7, tt.existing, tt.files); kernel.MessageOf(err) != tt.msg {
+			t.Errorf("message %q, want %q", kernel.MessageOf(err), tt.msg)
 		}
 	}
 }
 
 func TestParsePackID(t *testing.T) {
-	for _, raw := range []string{"", " ", "abc", "0", "-5", "1.5", "99999999999999999999"} {
-		if _, err := ParsePackID(raw); !errors.Is(err, ErrPackID) {
-			t.Errorf("ParsePackID(%q) = %v", raw, err)
+	for raw, msg := range map[string]string{"": "pack.id must be numeric and not empty", " ": "pack.id must be numeric and not empty",
+		"abc": "pack.id must be numeric and not empty", "1.5": "pack.id must be numeric and not empty",
+		"99999999999999999999": "pack.id must be numeric and not empty", "0": "pack.id is invalid", "-5": "pack.id is invalid"} {
+		if _, err := ParsePackID(raw); !errors.Is(err, ErrPackID) || kernel.MessageOf(err) != msg {
+			t.Errorf("ParsePackID(%q) = %v, want %q", raw, err, msg)
 		}
 	}
 	if id, err := ParsePackID("2000001234"); err != nil || id != 2000001234 {
@@ -103,6 +121,7 @@ func TestCheckAccess(t *testing.T) {
 		{"buyer uploads", p, kernel.Caller{UserID: 20, SiteID: "MLA"}, ActUpload, ErrForbidden},
 		{"stranger lists", p, kernel.Caller{UserID: 30, SiteID: "MLA"}, ActList, ErrForbidden},
 		{"brazil", Pack{ID: 3, SiteID: "MLB", SellerID: 10, BuyerID: 20}, kernel.Caller{UserID: 10, SiteID: "MLB"}, ActList, ErrSiteUnavailable},
+		{"a brazilian pack", Pack{ID: 3, SiteID: "MLB", SellerID: 10, BuyerID: 20}, kernel.Caller{UserID: 10, SiteID: "MLA"}, ActList, ErrSiteUnavailable},
 		{"chile fulfillment", chile, kernel.Caller{UserID: 10, SiteID: "MLC"}, ActUpload, ErrFulfillment},
 	}
 	for _, tt := range tests {

@@ -129,11 +129,14 @@ func Check(text string) error {
 // MaxBillingText is the spec's limit of a billing request text.
 const MaxBillingText = 500
 
-// Errors of a billing request text.
+// Errors of a billing request text, in the marketplace's words.
 var (
-	ErrTextEmpty   = kernel.E(kernel.Invalid, "bad_request", "text must not be empty")
-	ErrTextTooLong = kernel.E(kernel.Invalid, "bad_request", fmt.Sprintf("text is longer than %d characters", MaxBillingText))
-	ErrNoMessaging = kernel.E(kernel.Permission, "forbidden", "the caller may not use messaging")
+	ErrTextEmpty   = kernel.E(kernel.Invalid, "bad_request", "The text content cannot be empty")
+	ErrTextTooLong = kernel.E(kernel.Invalid, "bad_request", fmt.Sprintf("The text content is too long, max characters allowed are: %d", MaxBillingText))
+	ErrNoMessaging = kernel.E(kernel.Permission, "forbidden", "You cannot ask for the billing_info because you are not allowed to use the messaging service")
+	// ErrBillingRuleBroken is ErrRuleBroken of a billing request; its cause
+	// names the rule broken.
+	ErrBillingRuleBroken = kernel.E(kernel.NotAcceptable, "not_acceptable", "You cannot ask for the billing_info because the text is not valid. Check Messaging Post Sale documentation for more information")
 )
 
 // CheckText applies the length limit (in characters, not bytes) and the
@@ -146,7 +149,8 @@ func CheckText(text string, max int) error {
 		return kernel.E(kernel.Invalid, "bad_request", "text is not valid UTF-8").WithCause("text", "text is not valid UTF-8")
 	}
 	if n := utf8.RuneCountInString(text); n > max {
-		return ErrTextTooLong.Withf("text has %d characters; at most %d are allowed", n, max).WithCause("text", "text too long")
+		return ErrTextTooLong.Withf("The text content is too long, max characters allowed are: %d", max).
+			WithCause("text", fmt.Sprintf("text has %d characters; at most %d are allowed", n, max))
 	}
 	return Check(text)
 }

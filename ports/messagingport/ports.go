@@ -22,7 +22,16 @@ type Messages interface {
 // Service is what HTTP calls. It acts for the caller in ctx and takes the
 // pack id as it came in the path.
 type Service interface {
-	// Messages pages through the pack's after-sale conversation, for its
-	// seller and buyer.
-	Messages(ctx context.Context, packID string, page paging.Request) ([]messaging.Message, paging.Page, error)
+	// Messages pages through the pack's after-sale conversation with the
+	// seller sellerID (0: the pack's seller), for its seller and buyer.
+	Messages(ctx context.Context, packID string, sellerID int64, page paging.Request) (Conversation, error)
+}
+
+// Conversation is one page of a pack's after-sale conversation.
+type Conversation struct {
+	PackID   int64
+	SiteID   string
+	SellerID int64
+	Messages []messaging.Message
+	Page     paging.Page
 }

@@ -45,8 +45,7 @@ func packParam(c *fiber.Ctx) string { return httpapi.Param(c, "pack_id") }
 func (h handlers) upload(c *fiber.Ctx) error {
 	form, err := c.MultipartForm()
 	if err != nil {
-		return fiscal.ErrFileMissing.With("the body must be multipart/form-data with the file in the part fiscal_document").
-			WithCause(Part, "file is missing")
+		return fiscal.ErrFileMissing.WithCause(Part, "the body must be multipart/form-data with the file in the part fiscal_document")
 	}
 	// A part sent with an empty file name arrives as a plain value.
 	if v := form.Value[Part]; len(v) > 0 {
@@ -86,7 +85,8 @@ func (h handlers) list(c *fiber.Ctx) error {
 	}
 	out := make([]docJSON, len(docs))
 	for i, d := range docs {
-		out[i] = docJSON{ID: d.ID, Date: d.DateCreated, FileType: string(d.FileType), Filename: d.Filename}
+		// file_type is the MIME type, as the marketplace's list shows it.
+		out[i] = docJSON{ID: d.ID, Date: d.DateCreated, FileType: d.FileType.ContentType(), Filename: d.Filename}
 	}
 	return c.JSON(fiber.Map{"pack_id": packID, "fiscal_documents": out})
 }
@@ -101,7 +101,7 @@ func (h handlers) download(c *fiber.Ctx) error {
 	defer d.Close()
 	data, err := io.ReadAll(d)
 	if err != nil {
-		return fiscal.ErrFileNotRetrieved.Wrap(err)
+		return fiscal.FileNotRetrieved(httpapi.Param(c, "fiscal_document_id")).Wrap(err)
 	}
 	c.Set(fiber.HeaderContentType, d.ContentType)
 	c.Set(fiber.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": d.Filename}))
@@ -113,24 +113,27 @@ func (h handlers) delete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"message": "Fiscal documents deleted: " + strings.Join(ids, ", ")})
+	return c.JSON(fiber.Map{"message": fiscal.Deleted(ids)})
 }
 
-// errBillingBody is the spec's row for an empty or unreadable billing body:
-// 500 internal_server_error.
-var errBillingBody = kernel.E(kernel.Internal, "internal_server_error", "billing request body is empty or unreadable")
+// The spec's row for an empty or unreadable billing body: 500
+// internal_server_error, with the marketplace's two messages.
+var (
+	errBillingEmpty      = kernel.E(kernel.Internal, "internal_server_error", "The body of the request cannot be empty")
+	errBillingUnreadable = kernel.E(kernel.Internal, "internal_server_error", "Error retrieving the body from the request")
+)
 
 func (h handlers) billing(c *fiber.Ctx) error {
 	body := c.Body()
 	if len(strings.TrimSpace(string(body))) == 0 {
-		return errBillingBody.Wrap(errors.New("empty body"))
+		return errBillingEmpty.Wrap(errors.New("empty body"))
 	}
 	// A missing or null text stays "": the service answers it as empty.
 	var b struct {
 		Text string `json:"text"`
 	}
 	if err := json.Unmarshal(body, &b); err != nil {
-		return errBillingBody.Wrap(err)
+		return errBillingUnreadable.Wrap(err)
 	}
 	if err := httpapi.CheckText(body); err != nil {
 		return err

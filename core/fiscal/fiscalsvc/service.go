@@ -70,11 +70,11 @@ func (s *Service) pack(ctx context.Context, raw string, act fiscal.Action) (fisc
 	}
 	// The API is closed to Brazilian callers whatever the pack.
 	if fiscal.UnavailableSites[caller.SiteID] {
-		return fiscal.Pack{}, caller, 0, fiscal.ErrSiteUnavailable
+		return fiscal.Pack{}, caller, 0, fiscal.SiteUnavailable(caller.SiteID)
 	}
 	p, err := s.d.Packs.Pack(ctx, id)
 	if errors.Is(err, fiscalport.ErrPackNotFound) {
-		return p, caller, 0, fiscal.ErrNotAPack.Withf("pack %d does not exist: no order is part of it", id).WithCause("pack_id", "order not part of a pack")
+		return p, caller, 0, fiscal.ErrNotAPack.WithCause("pack_id", fmt.Sprintf("no order is part of pack %d", id))
 	}
 	if err != nil {
 		return p, caller, 0, err
@@ -95,7 +95,7 @@ func (s *Service) Upload(ctx context.Context, packID string, files []fiscal.File
 	if err != nil {
 		return nil, err
 	}
-	checked, err := fiscal.CheckUpload(existing, files)
+	checked, err := fiscal.CheckUpload(p.ID, caller.UserID, existing, files)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,13 @@ func (s *Service) Upload(ctx context.Context, packID string, files []fiscal.File
 	if err != nil {
 		cleanup()
 		if errors.Is(err, fiscalport.ErrConflict) {
-			// A concurrent upload won the race for that type.
+			// A concurrent upload won the race for that type: the rules,
+			// applied again to what the pack now holds, say which.
+			if existing, rerr := s.d.Documents.ByPack(ctx, p.ID); rerr == nil {
+				if _, cerr := fiscal.CheckUpload(p.ID, caller.UserID, existing, files); cerr != nil {
+					return nil, cerr
+				}
+			}
 			return nil, fiscal.ErrTypePresent.Wrap(err)
 		}
 		return nil, err
@@ -167,7 +173,7 @@ func (s *Service) List(ctx context.Context, packID string) (int64, []fiscal.Docu
 	if len(visible) == 0 && len(all) > 0 {
 		// Documents of another seller of the pack (it changed hands):
 		// the spec's "caller has no documents in the pack".
-		return 0, nil, fiscal.ErrNoCallerDocuments
+		return 0, nil, fiscal.NoCallerDocuments(p.ID, caller.UserID)
 	}
 	if len(visible) == 0 {
 		had, err := s.d.Documents.EverHad(ctx, p.ID)
@@ -175,7 +181,7 @@ func (s *Service) List(ctx context.Context, packID string) (int64, []fiscal.Docu
 			return 0, nil, err
 		}
 		if !had {
-			return 0, nil, fiscal.ErrNoDocuments
+			return 0, nil, fiscal.NoDocuments(p.ID)
 		}
 	}
 	return p.ID, visible, nil
@@ -199,6 +205,9 @@ func visibleTo(all []fiscal.Document, caller kernel.Caller, role fiscal.Role) []
 // Download opens one document the caller may see.
 func (s *Service) Download(ctx context.Context, packID, documentID string) (fiscalport.Download, error) {
 	p, caller, role, err := s.pack(ctx, packID, fiscal.ActDownload)
+	if errors.Is(err, fiscal.ErrForbidden) {
+		return fiscalport.Download{}, fiscal.DocumentForbidden(caller.UserID, documentID)
+	}
 	if err != nil {
 		return fiscalport.Download{}, err
 	}
@@ -213,12 +222,12 @@ func (s *Service) Download(ctx context.Context, packID, documentID string) (fisc
 		}
 		obj, err := s.d.Files.Get(ctx, d.Key)
 		if err != nil {
-			return fiscalport.Download{}, fiscal.ErrFileNotRetrieved.Wrap(err)
+			return fiscalport.Download{}, fiscal.FileNotRetrieved(documentID).Wrap(err)
 		}
 		return fiscalport.Download{ReadCloser: obj.ReadCloser, Filename: d.Filename, ContentType: d.ContentType, Size: obj.Size}, nil
 	}
-	return fiscalport.Download{}, fiscal.ErrDocumentID.Withf("fiscal document %s does not exist in pack %d", documentID, p.ID).
-		WithCause("fiscal_document_id", "fiscal document id does not exist")
+	return fiscalport.Download{}, fiscal.DocumentNotFound(documentID).
+		WithCause("fiscal_document_id", fmt.Sprintf("pack %d has no fiscal document %s the caller may see", p.ID, documentID))
 }
 
 // Delete removes the caller's documents: the rows in one transaction (so no
@@ -236,16 +245,10 @@ func (s *Service) Delete(ctx context.Context, packID string) ([]string, error) {
 		if err != nil || len(removed) > 0 {
 			return err
 		}
-		// Nothing of the caller's: only then does it matter whether the
-		// pack holds anyone's documents at all.
-		all, err := s.d.Documents.ByPack(ctx, p.ID)
-		if err != nil {
-			return err
-		}
-		if len(all) == 0 {
-			return fiscal.ErrNoDocuments
-		}
-		return fiscal.ErrNoCallerDocuments
+		// Nothing of the caller's, whether or not the pack holds another
+		// seller's: the marketplace's one answer for a delete with nothing
+		// to delete.
+		return fiscal.NothingToDelete(p.ID)
 	})
 	if err != nil {
 		return nil, err
@@ -273,6 +276,10 @@ func (s *Service) RequestBilling(ctx context.Context, packID, text string) (mess
 		return messaging.Message{}, messaging.ErrNoMessaging
 	}
 	if err := messaging.CheckText(text, messaging.MaxBillingText); err != nil {
+		var e *kernel.Error
+		if errors.Is(err, messaging.ErrRuleBroken) && errors.As(err, &e) {
+			return messaging.Message{}, messaging.ErrBillingRuleBroken.WithCause(e.Causes[0].Code, e.Causes[0].Message)
+		}
 		return messaging.Message{}, err
 	}
 	now := s.d.Clock.Now()

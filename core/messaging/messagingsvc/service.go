@@ -10,7 +10,6 @@ import (
 
 	"github.com/feria/feria/core/fiscal"
 	"github.com/feria/feria/core/kernel"
-	"github.com/feria/feria/core/messaging"
 	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/ports/fiscalport"
 	"github.com/feria/feria/ports/messagingport"
@@ -30,28 +29,33 @@ func New(messages messagingport.Messages, packs fiscalport.Packs) *Service {
 }
 
 // Messages pages through a pack's conversation, for its seller and buyer.
-func (s *Service) Messages(ctx context.Context, packID string, page paging.Request) ([]messaging.Message, paging.Page, error) {
+// A pack has one conversation, with its seller: another seller's is not
+// found.
+func (s *Service) Messages(ctx context.Context, packID string, sellerID int64, page paging.Request) (messagingport.Conversation, error) {
 	caller, ok := kernel.CallerFrom(ctx)
 	if !ok {
-		return nil, paging.Page{}, fiscal.ErrTokenMissing
+		return messagingport.Conversation{}, fiscal.ErrTokenMissing
 	}
 	id, err := fiscal.ParsePackID(packID)
 	if err != nil {
-		return nil, paging.Page{}, err
+		return messagingport.Conversation{}, err
 	}
 	p, err := s.packs.Pack(ctx, id)
 	if errors.Is(err, fiscalport.ErrPackNotFound) {
-		return nil, paging.Page{}, kernel.E(kernel.NotExist, "not_found", fmt.Sprintf("pack %d not found", id))
+		return messagingport.Conversation{}, kernel.E(kernel.NotExist, "not_found", fmt.Sprintf("pack %d not found", id))
 	}
 	if err != nil {
-		return nil, paging.Page{}, err
+		return messagingport.Conversation{}, err
 	}
 	if p.RoleOf(caller.UserID) == fiscal.Stranger {
-		return nil, paging.Page{}, kernel.E(kernel.Permission, "forbidden", "caller is neither the seller nor the buyer of the pack")
+		return messagingport.Conversation{}, kernel.E(kernel.Permission, "forbidden", "caller is neither the seller nor the buyer of the pack")
+	}
+	if sellerID != 0 && sellerID != p.SellerID {
+		return messagingport.Conversation{}, kernel.E(kernel.NotExist, "not_found", fmt.Sprintf("pack %d has no conversation with seller %d", id, sellerID))
 	}
 	msgs, total, err := s.messages.ByPack(ctx, id, page)
 	if err != nil {
-		return nil, paging.Page{}, err
+		return messagingport.Conversation{}, err
 	}
-	return msgs, page.Of(total), nil
+	return messagingport.Conversation{PackID: id, SiteID: p.SiteID, SellerID: p.SellerID, Messages: msgs, Page: page.Of(total)}, nil
 }
