@@ -52,7 +52,7 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	clock := clockdb.New(b.db)
-	accounts := accountsvc.New(accountdb.New(b.db), clock)
+	accounts := accountsvc.New(accountdb.New(b.db), clock).WithTx(sqlstore.Tx{DB: b.db})
 	queue := asynq.NewClient(asynqRedis(b.redisOpt))
 	inspect := asynq.NewInspector(asynqRedis(b.redisOpt))
 	reg.MustRegister(workers.NewQueueCollector(inspect))

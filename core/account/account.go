@@ -3,10 +3,8 @@
 package account
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/hex"
 	"slices"
 	"strconv"
@@ -63,6 +61,11 @@ type Issue struct {
 type Client struct {
 	AppID  int64
 	Secret string
+	// Name and OwnerID show on the approval page; RedirectURIs are the
+	// only redirect_uri values an authorization request may name.
+	Name         string
+	OwnerID      int64
+	RedirectURIs []string
 }
 
 // CheckClient applies the rule of sandbox.md to a refresh: a token of an
@@ -77,7 +80,7 @@ func CheckClient(tokenApp int64, clientID, clientSecret string, app Client) erro
 	// answer's timing tells nothing about it.
 	secretOK := subtle.ConstantTimeCompare([]byte(clientSecret), []byte(app.Secret)) == 1
 	if !idOK || !secretOK {
-		return ErrInvalidClient
+		return ErrInvalidClient.WithCause("client_id", "the token belongs to another application: send its client_id and client_secret")
 	}
 	return nil
 }
@@ -107,23 +110,11 @@ func Hash(value string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// NewTokenValue returns a fresh random token with the marketplace's prefix.
-func NewTokenValue(prefix string) string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
-	return prefix + base64.RawURLEncoding.EncodeToString(b)
-}
-
 // Errors of the module.
 var (
 	ErrTokenInvalid = kernel.E(kernel.Unauthenticated, "unauthorized", "invalid access token")
 	ErrTokenMissing = kernel.E(kernel.Unauthenticated, "unauthorized", "access token required")
 	ErrUserNotFound = kernel.E(kernel.NotExist, "not_found", "user not found")
-	ErrInvalidGrant = kernel.E(kernel.Invalid, "invalid_grant", "invalid refresh token")
-	ErrGrantType    = kernel.E(kernel.Invalid, "unsupported_grant_type", "grant_type must be refresh_token")
-	// ErrInvalidClient refuses a refresh of an application's token with
-	// another client's credentials; the refresh token stays usable.
-	ErrInvalidClient = kernel.E(kernel.Invalid, "invalid_client", "invalid client_id or client_secret")
 	// ErrApplicationNotFound is a token asked for an unknown application.
 	ErrApplicationNotFound = kernel.E(kernel.NotExist, "not_found", "application not found")
 )

@@ -31,6 +31,10 @@ type Application struct {
 	// RetryDelaysMS nil is the default schedule (webhooks.DefaultDelays);
 	// otherwise exactly RetrySteps delays.
 	RetryDelaysMS []int64 `json:"retry_delays_ms"`
+	// RedirectURIs are the URIs the authorization flow may send a user
+	// back to: an authorization request must name one exactly. Shown only
+	// when set.
+	RedirectURIs []string `json:"redirect_uris,omitempty"`
 }
 
 // Limits of an application. The spec fixes the default acknowledgement
@@ -46,8 +50,11 @@ const (
 	// MaxRetryDelayMS is the longest delay a schedule may name: the default
 	// schedule spreads all of its attempts over one hour.
 	MaxRetryDelayMS = 3_600_000
-	// MaxCallbackURL bounds the callback URL's length.
+	// MaxCallbackURL bounds the callback URL's length, and a redirect
+	// URI's.
 	MaxCallbackURL = 2048
+	// MaxRedirectURIs bounds the redirect URIs of an application.
+	MaxRedirectURIs = 10
 )
 
 // Errors of the module.
@@ -64,6 +71,7 @@ func (a Application) WithDefaults() Application {
 	}
 	a.Topics = unique(a.Topics)
 	a.Users = unique(a.Users)
+	a.RedirectURIs = unique(a.RedirectURIs)
 	if a.Topics == nil {
 		a.Topics = []string{}
 	}
@@ -128,20 +136,35 @@ func (a Application) Validate() error {
 			}
 		}
 	}
+	if len(a.RedirectURIs) > MaxRedirectURIs {
+		p.Add("redirect_uris", "redirect_uris may name at most %d URIs, got %d", MaxRedirectURIs, len(a.RedirectURIs))
+	}
+	for i, r := range a.RedirectURIs {
+		field := fmt.Sprintf("redirect_uris[%d]", i)
+		if msg := checkURL(field, r); msg != "" {
+			p.Add(field, "%s", msg)
+		} else if u, _ := url.Parse(r); u.Fragment != "" || strings.Contains(r, "#") {
+			// RFC 6749 §3.1.2: a redirection endpoint has no fragment.
+			p.Add(field, "%s must not have a fragment, got %q", field, r)
+		}
+	}
 	return p.Err(ErrInvalidApplication)
 }
 
 // checkCallback returns what is wrong with a callback URL, or "".
-func checkCallback(raw string) string {
+func checkCallback(raw string) string { return checkURL("callback_url", raw) }
+
+// checkURL returns what is wrong with the http or https URL of field, or "".
+func checkURL(field, raw string) string {
 	if raw == "" {
-		return "callback_url is required"
+		return field + " is required"
 	}
 	if len(raw) > MaxCallbackURL {
-		return fmt.Sprintf("callback_url must be at most %d characters long", MaxCallbackURL)
+		return fmt.Sprintf("%s must be at most %d characters long", field, MaxCallbackURL)
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		return fmt.Sprintf("callback_url must be an http or https URL, got %q", raw)
+		return fmt.Sprintf("%s must be an http or https URL, got %q", field, raw)
 	}
 	return ""
 }

@@ -33,6 +33,23 @@ type Service interface {
 	// needs that application's client_id and client_secret
 	// (account.CheckClient); refused, the refresh token stays usable.
 	Refresh(ctx context.Context, refreshToken, clientID, clientSecret string) (account.Grant, error)
+	// Consent checks an authorization request (GET /authorization) and
+	// returns what its approval page shows. An error marked
+	// account.ErrNoRedirect is not to be sent to the redirect_uri.
+	Consent(ctx context.Context, r account.AuthRequest) (account.Consent, error)
+	// Approve records that userID granted the application of the checked
+	// request and returns a new authorization code of it.
+	Approve(ctx context.Context, r account.AuthRequest, userID int64) (string, error)
+	// ExchangeCode exchanges an authorization code for a grant of its
+	// application (POST /oauth/token, grant_type authorization_code); a
+	// code works once.
+	ExchangeCode(ctx context.Context, ex account.Exchange) (account.Grant, error)
+}
+
+// Tx runs a unit of work in one database transaction, carried by the
+// context fn receives.
+type Tx interface {
+	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
 }
 
 // Applications tells the account module the clients tokens may belong to
@@ -40,6 +57,9 @@ type Service interface {
 type Applications interface {
 	// Client returns the application's client, or ErrNotFound.
 	Client(ctx context.Context, appID int64) (account.Client, error)
+	// Grant records that userID granted the application (an approved
+	// authorization); granting twice changes nothing.
+	Grant(ctx context.Context, appID, userID int64) error
 }
 
 // Users stores users.
@@ -48,6 +68,19 @@ type Users interface {
 	User(ctx context.Context, id int64) (account.User, error)
 	// Users returns the stored users among ids in one read, in any order.
 	Users(ctx context.Context, ids []int64) ([]account.User, error)
+	// SiteUsers lists up to limit users of a site, by id.
+	SiteUsers(ctx context.Context, siteID string, limit int) ([]account.User, error)
+}
+
+// Codes stores hashed authorization codes.
+type Codes interface {
+	AddCode(ctx context.Context, c account.AuthCode) error
+	// Code returns an unused code by hash, or ErrNotFound.
+	Code(ctx context.Context, hash string) (account.AuthCode, error)
+	// TakeCode marks a code used if it is unused and unexpired at now, in
+	// one statement so that two exchanges cannot both take it; otherwise
+	// ErrNotFound.
+	TakeCode(ctx context.Context, hash string, now time.Time) error
 }
 
 // Tokens stores hashed access and refresh tokens.

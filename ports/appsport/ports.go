@@ -33,4 +33,8 @@ type Store interface {
 	// Subscribers lists, by id, the applications with the topic among their
 	// topics and userID among their grants (apps.Application.Grants).
 	Subscribers(ctx context.Context, topic string, userID int64) ([]apps.Application, error)
+	// Grant adds userID to the application's users (an approved
+	// authorization), in one transaction with its grant row, unless it is
+	// granted already; an unknown application is ErrNotFound.
+	Grant(ctx context.Context, appID, userID int64) error
 }

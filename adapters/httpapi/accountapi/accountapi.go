@@ -4,7 +4,6 @@ package accountapi
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"time"
 
@@ -152,37 +151,5 @@ func SandboxRoutes(r fiber.Router, svc accountport.Service) {
 			return err
 		}
 		return c.SendStatus(fiber.StatusNoContent)
-	})
-}
-
-// oauthError is the body of a refused token request, as the marketplace's
-// OAuth server answers it.
-type oauthError struct {
-	ErrorDescription string `json:"error_description"`
-	Error            string `json:"error"`
-	Status           int    `json:"status"`
-	Cause            []any  `json:"cause"`
-}
-
-// Routes serves POST /oauth/token (grant_type=refresh_token).
-func Routes(app fiber.Router, svc accountport.Service) {
-	app.Post("/oauth/token", func(c *fiber.Ctx) error {
-		grant := c.FormValue("grant_type")
-		if grant != "refresh_token" {
-			return c.Status(fiber.StatusBadRequest).JSON(oauthError{
-				ErrorDescription: "grant_type must be refresh_token", Error: "unsupported_grant_type", Status: 400, Cause: []any{}})
-		}
-		g, err := svc.Refresh(c.UserContext(), c.FormValue("refresh_token"), c.FormValue("client_id"), c.FormValue("client_secret"))
-		var e *kernel.Error
-		if errors.As(err, &e) && e.Kind == kernel.Invalid {
-			// The OAuth error is the domain error's code: invalid_grant
-			// or invalid_client.
-			return c.Status(fiber.StatusBadRequest).JSON(oauthError{
-				ErrorDescription: e.Message, Error: e.Code, Status: 400, Cause: []any{}})
-		}
-		if err != nil {
-			return err
-		}
-		return c.JSON(g)
 	})
 }

@@ -19,6 +19,7 @@ type Store struct{ db bun.IDB }
 var (
 	_ accountport.Users  = (*Store)(nil)
 	_ accountport.Tokens = (*Store)(nil)
+	_ accountport.Codes  = (*Store)(nil)
 )
 
 // New returns a store on db.
@@ -181,4 +182,70 @@ func (s *Store) TakeRefresh(ctx context.Context, hash string) (int64, int64, err
 		return 0, 0, fmt.Errorf("accountdb: refresh token: %w", err)
 	}
 	return row.UserID, row.AppID, nil
+}
+
+// SiteUsers lists up to limit users of a site, by id.
+func (s *Store) SiteUsers(ctx context.Context, siteID string, limit int) ([]account.User, error) {
+	var rows []userRow
+	err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("site_id = ?", siteID).
+		OrderExpr("id").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("accountdb: users of site %s: %w", siteID, err)
+	}
+	out := make([]account.User, len(rows))
+	for i, r := range rows {
+		out[i] = r.User
+	}
+	return out, nil
+}
+
+type codeRow struct {
+	bun.BaseModel `bun:"table:oauth_codes"`
+
+	Hash        string     `bun:"hash,pk"`
+	AppID       int64      `bun:"app_id"`
+	UserID      int64      `bun:"user_id"`
+	RedirectURI string     `bun:"redirect_uri"`
+	Challenge   string     `bun:"challenge"`
+	Method      string     `bun:"method"`
+	ExpiresAt   time.Time  `bun:"expires_at"`
+	UsedAt      *time.Time `bun:"used_at"`
+}
+
+// AddCode stores an authorization code.
+func (s *Store) AddCode(ctx context.Context, c account.AuthCode) error {
+	row := codeRow{Hash: c.Hash, AppID: c.AppID, UserID: c.UserID, RedirectURI: c.RedirectURI,
+		Challenge: c.Challenge, Method: c.Method, ExpiresAt: c.ExpiresAt}
+	if _, err := sqlstore.IDB(ctx, s.db).NewInsert().Model(&row).Exec(ctx); err != nil {
+		return fmt.Errorf("accountdb: add code: %w", err)
+	}
+	return nil
+}
+
+// Code returns an unused code or accountport.ErrNotFound.
+func (s *Store) Code(ctx context.Context, hash string) (account.AuthCode, error) {
+	var row codeRow
+	err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&row).Where("hash = ?", hash).Where("used_at IS NULL").Scan(ctx)
+	if sqlstore.IsNoRows(err) {
+		return account.AuthCode{}, fmt.Errorf("accountdb: code: %w", accountport.ErrNotFound)
+	}
+	if err != nil {
+		return account.AuthCode{}, fmt.Errorf("accountdb: code: %w", err)
+	}
+	return account.AuthCode{Hash: row.Hash, AppID: row.AppID, UserID: row.UserID, RedirectURI: row.RedirectURI,
+		Challenge: row.Challenge, Method: row.Method, ExpiresAt: row.ExpiresAt}, nil
+}
+
+// TakeCode marks the code used in one conditional UPDATE: of two exchanges
+// at once, only one changes the row.
+func (s *Store) TakeCode(ctx context.Context, hash string, now time.Time) error {
+	res, err := sqlstore.IDB(ctx, s.db).NewUpdate().Model((*codeRow)(nil)).Set("used_at = ?", now).
+		Where("hash = ?", hash).Where("used_at IS NULL").Where("expires_at > ?", now).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("accountdb: take code: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("accountdb: take code: %w", accountport.ErrNotFound)
+	}
+	return nil
 }

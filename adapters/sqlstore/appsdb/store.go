@@ -43,6 +43,15 @@ type grantRow struct {
 	UserID int64 `bun:"user_id,pk"`
 }
 
+// redirectRow is one redirect URI of an application, in its place.
+type redirectRow struct {
+	bun.BaseModel `bun:"table:application_redirect_uris"`
+
+	AppID    int64  `bun:"app_id,pk"`
+	Position int    `bun:"position,pk"`
+	URI      string `bun:"uri"`
+}
+
 type topicRow struct {
 	bun.BaseModel `bun:"table:application_topics"`
 
@@ -75,7 +84,7 @@ func (s *Store) Upsert(ctx context.Context, a apps.Application) error {
 			Exec(ctx); err != nil {
 			return err
 		}
-		for _, m := range []any{(*grantRow)(nil), (*topicRow)(nil)} {
+		for _, m := range []any{(*grantRow)(nil), (*topicRow)(nil), (*redirectRow)(nil)} {
 			if _, err := db.NewDelete().Model(m).Where("app_id = ?", a.ID).Exec(ctx); err != nil {
 				return err
 			}
@@ -86,6 +95,15 @@ func (s *Store) Upsert(ctx context.Context, a apps.Application) error {
 		}
 		if _, err := db.NewInsert().Model(&grants).Exec(ctx); err != nil {
 			return err
+		}
+		if len(a.RedirectURIs) > 0 {
+			uris := make([]redirectRow, len(a.RedirectURIs))
+			for i, u := range a.RedirectURIs {
+				uris[i] = redirectRow{AppID: a.ID, Position: i, URI: u}
+			}
+			if _, err := db.NewInsert().Model(&uris).Exec(ctx); err != nil {
+				return err
+			}
 		}
 		if len(a.Topics) == 0 {
 			return nil
@@ -113,7 +131,48 @@ func (s *Store) Application(ctx context.Context, id int64) (apps.Application, er
 	if err != nil {
 		return apps.Application{}, fmt.Errorf("appsdb: application %d: %w", id, err)
 	}
-	return row.app(), nil
+	a := row.app()
+	var uris []redirectRow
+	if err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&uris).Where("app_id = ?", id).OrderExpr("position").Scan(ctx); err != nil {
+		return apps.Application{}, fmt.Errorf("appsdb: redirect URIs of application %d: %w", id, err)
+	}
+	for _, u := range uris {
+		a.RedirectURIs = append(a.RedirectURIs, u.URI)
+	}
+	return a, nil
+}
+
+// Grant adds userID to the application's users and grants, once. The
+// application's row is locked first (PostgreSQL: SELECT ... FOR UPDATE;
+// SQLite's transactions take the write lock before their first read), so
+// that two approvals at once both land in the users list.
+func (s *Store) Grant(ctx context.Context, appID, userID int64) error {
+	err := sqlstore.Tx{DB: s.db}.RunInTx(ctx, func(ctx context.Context) error {
+		db := sqlstore.IDB(ctx, s.db)
+		var row appRow
+		q := db.NewSelect().Model(&row).Where("id = ?", appID)
+		if sqlstore.IsPostgres(s.db) {
+			q = q.For("UPDATE")
+		}
+		if err := q.Scan(ctx); sqlstore.IsNoRows(err) {
+			return appsport.ErrNotFound
+		} else if err != nil {
+			return err
+		}
+		if row.app().Granted(userID) {
+			return nil
+		}
+		users := append(row.Users, userID)
+		if _, err := db.NewUpdate().Model((*appRow)(nil)).Set("users = ?", users).Where("id = ?", appID).Exec(ctx); err != nil {
+			return err
+		}
+		_, err := db.NewInsert().Model(&grantRow{AppID: appID, UserID: userID}).On("CONFLICT DO NOTHING").Exec(ctx)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("appsdb: grant application %d to user %d: %w", appID, userID, err)
+	}
+	return nil
 }
 
 // Subscribers lists the applications with the topic and a grant of userID,

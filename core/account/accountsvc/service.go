@@ -5,6 +5,8 @@ package accountsvc
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/feria/feria/core/account"
@@ -16,6 +18,7 @@ import (
 type Store interface {
 	accountport.Users
 	accountport.Tokens
+	accountport.Codes
 }
 
 // Service implements accountport.Service.
@@ -23,6 +26,7 @@ type Service struct {
 	store Store
 	clock kernel.Clock
 	apps  accountport.Applications
+	tx    accountport.Tx
 }
 
 var _ accountport.Service = (*Service)(nil)
@@ -30,6 +34,22 @@ var _ accountport.Service = (*Service)(nil)
 // New returns the account service.
 func New(store Store, clock kernel.Clock) *Service {
 	return &Service{store: store, clock: clock}
+}
+
+// WithTx runs the changes that write several rows (an exchange, a refresh,
+// an approval) in one transaction of tx: a failure leaves the code or the
+// refresh token usable and no half-issued grant behind.
+func (s *Service) WithTx(tx accountport.Tx) *Service {
+	s.tx = tx
+	return s
+}
+
+// inTx runs fn in the service's transaction, or as is without one.
+func (s *Service) inTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	if s.tx == nil {
+		return fn(ctx)
+	}
+	return s.tx.RunInTx(ctx, fn)
 }
 
 // WithApplications lets tokens belong to the applications apps knows; the
@@ -117,19 +137,29 @@ func (s *Service) IssueToken(ctx context.Context, in account.Issue) (account.Gra
 			return account.Grant{}, err
 		}
 	}
+	return s.issue(ctx, in)
+}
+
+// issue stores a new access token and the newest refresh token of the
+// user and application, in one transaction.
+func (s *Service) issue(ctx context.Context, in account.Issue) (account.Grant, error) {
+	now := s.clock.Now()
 	lifetime, value := in.Lifetime, in.Value
 	if lifetime <= 0 {
 		lifetime = account.DefaultTokenLifetime
 	}
 	if value == "" {
-		value = account.NewTokenValue("APP_USR-")
+		value = account.NewAccessToken(in.AppID, in.UserID, now)
 	}
-	refresh := account.NewTokenValue("TG-")
-	t := account.Token{Hash: account.Hash(value), UserID: in.UserID, AppID: in.AppID, ExpiresAt: s.clock.Now().Add(lifetime)}
-	if err := s.store.AddToken(ctx, t); err != nil {
-		return account.Grant{}, err
-	}
-	if err := s.store.SetRefresh(ctx, in.UserID, in.AppID, account.Hash(refresh)); err != nil {
+	refresh := account.NewRefreshToken(in.UserID)
+	t := account.Token{Hash: account.Hash(value), UserID: in.UserID, AppID: in.AppID, ExpiresAt: now.Add(lifetime)}
+	err := s.inTx(ctx, func(ctx context.Context) error {
+		if err := s.store.AddToken(ctx, t); err != nil {
+			return err
+		}
+		return s.store.SetRefresh(ctx, in.UserID, in.AppID, account.Hash(refresh))
+	})
+	if err != nil {
 		return account.Grant{}, err
 	}
 	return account.Grant{
@@ -149,12 +179,13 @@ func (s *Service) RevokeToken(ctx context.Context, value string) error {
 
 // Refresh consumes a refresh token and issues a new grant of the same
 // application. The client is checked before the token is consumed, so a
-// refused refresh leaves it usable.
+// refused refresh leaves it usable; the take and the new grant are one
+// transaction, so a failure leaves it usable too.
 func (s *Service) Refresh(ctx context.Context, refreshToken, clientID, clientSecret string) (account.Grant, error) {
 	if refreshToken == "" {
-		return account.Grant{}, account.ErrInvalidGrant.With("refresh_token is required")
+		return account.Grant{}, account.ErrInvalidRequest.WithCause("refresh_token", "refresh_token is required")
 	}
-	unknown := account.ErrInvalidGrant.With("invalid_grant: the refresh token is unknown or was already used")
+	unknown := account.ErrInvalidGrant.WithCause("refresh_token", "the refresh token is unknown, was replaced by a newer one or was already used")
 	hash := account.Hash(refreshToken)
 	_, appID, err := s.store.Refresh(ctx, hash)
 	if errors.Is(err, accountport.ErrNotFound) {
@@ -175,12 +206,137 @@ func (s *Service) Refresh(ctx context.Context, refreshToken, clientID, clientSec
 			return account.Grant{}, err
 		}
 	}
-	userID, appID, err := s.store.TakeRefresh(ctx, hash)
+	var g account.Grant
+	err = s.inTx(ctx, func(ctx context.Context) error {
+		userID, appID, err := s.store.TakeRefresh(ctx, hash)
+		if errors.Is(err, accountport.ErrNotFound) {
+			return unknown.Wrap(err)
+		}
+		if err != nil {
+			return err
+		}
+		g, err = s.issue(ctx, account.Issue{UserID: userID, AppID: appID})
+		return err
+	})
+	return g, err
+}
+
+// authClient resolves the client of an authorization request: its
+// client_id must name an application, and its redirect_uri be one of the
+// application's exactly. Neither error goes to the redirect_uri.
+func (s *Service) authClient(ctx context.Context, r account.AuthRequest) (account.Client, error) {
+	if r.ClientID == "" {
+		return account.Client{}, account.ErrNoClient.WithCause("client_id", "client_id is required")
+	}
+	id, err := strconv.ParseInt(r.ClientID, 10, 64)
+	if err != nil || id <= 0 {
+		return account.Client{}, account.ErrNoClient.WithCause("client_id", "client_id must be an application id")
+	}
+	c, err := s.client(ctx, id)
+	if kernel.KindOf(err) == kernel.NotExist {
+		return account.Client{}, account.ErrNoClient.WithCause("client_id", fmt.Sprintf("application %d does not exist", id))
+	}
+	if err != nil {
+		return account.Client{}, err
+	}
+	return c, account.CheckRedirect(r.RedirectURI, c.RedirectURIs)
+}
+
+// Consent checks an authorization request and lists the users of the
+// application owner's site, whom the approval page offers.
+func (s *Service) Consent(ctx context.Context, r account.AuthRequest) (account.Consent, error) {
+	c, err := s.authClient(ctx, r)
+	if err != nil {
+		return account.Consent{}, err
+	}
+	if err := account.CheckRequest(r); err != nil {
+		return account.Consent{}, err
+	}
+	owner, err := s.User(ctx, c.OwnerID)
+	if err != nil {
+		return account.Consent{}, err
+	}
+	users, err := s.store.SiteUsers(ctx, owner.SiteID, account.MaxConsentUsers)
+	if err != nil {
+		return account.Consent{}, err
+	}
+	return account.Consent{AppID: c.AppID, AppName: c.Name, SiteID: owner.SiteID, Users: users}, nil
+}
+
+// Approve records userID's grant of the application and issues a code for
+// the request, in one transaction.
+func (s *Service) Approve(ctx context.Context, r account.AuthRequest, userID int64) (string, error) {
+	c, err := s.authClient(ctx, r)
+	if err != nil {
+		return "", err
+	}
+	if err := account.CheckRequest(r); err != nil {
+		return "", err
+	}
+	if _, err := s.User(ctx, userID); kernel.KindOf(err) == kernel.NotExist {
+		return "", account.ErrNoRedirect.WithCause("user_id", fmt.Sprintf("user %d does not exist", userID))
+	} else if err != nil {
+		return "", err
+	}
+	code := account.NewCode(userID)
+	ac := account.AuthCode{Hash: account.Hash(code), AppID: c.AppID, UserID: userID, RedirectURI: r.RedirectURI,
+		Challenge: r.CodeChallenge, Method: r.Method(), ExpiresAt: s.clock.Now().Add(account.CodeLifetime)}
+	err = s.inTx(ctx, func(ctx context.Context) error {
+		if err := s.apps.Grant(ctx, c.AppID, userID); err != nil {
+			return err
+		}
+		return s.store.AddCode(ctx, ac)
+	})
+	if err != nil {
+		return "", err
+	}
+	return code, nil
+}
+
+// ExchangeCode checks the client, then the code against the request, and
+// issues a grant of the application in the transaction that takes the
+// code: of two exchanges of one code only one gets a grant, and a failure
+// leaves the code usable.
+func (s *Service) ExchangeCode(ctx context.Context, ex account.Exchange) (account.Grant, error) {
+	if err := account.CheckExchangeRequest(ex); err != nil {
+		return account.Grant{}, err
+	}
+	id, err := strconv.ParseInt(ex.ClientID, 10, 64)
+	if err != nil || id <= 0 {
+		return account.Grant{}, account.ErrInvalidClient.WithCause("client_id", "client_id must be an application id")
+	}
+	c, err := s.client(ctx, id)
+	if kernel.KindOf(err) == kernel.NotExist {
+		return account.Grant{}, account.ErrInvalidClient.WithCause("client_id", fmt.Sprintf("application %d does not exist", id))
+	}
+	if err != nil {
+		return account.Grant{}, err
+	}
+	if err := account.ClientOf(ex.ClientID, ex.ClientSecret, c); err != nil {
+		return account.Grant{}, err
+	}
+	unknown := account.ErrInvalidGrant.WithCause("code", "the code is unknown or was already used")
+	hash := account.Hash(ex.Code)
+	code, err := s.store.Code(ctx, hash)
 	if errors.Is(err, accountport.ErrNotFound) {
 		return account.Grant{}, unknown.Wrap(err)
 	}
 	if err != nil {
 		return account.Grant{}, err
 	}
-	return s.IssueToken(ctx, account.Issue{UserID: userID, AppID: appID})
+	now := s.clock.Now()
+	if err := account.CheckExchange(code, c.AppID, ex, now); err != nil {
+		return account.Grant{}, err
+	}
+	var g account.Grant
+	err = s.inTx(ctx, func(ctx context.Context) error {
+		if err := s.store.TakeCode(ctx, hash, now); errors.Is(err, accountport.ErrNotFound) {
+			return unknown.Wrap(err)
+		} else if err != nil {
+			return err
+		}
+		g, err = s.issue(ctx, account.Issue{UserID: code.UserID, AppID: code.AppID})
+		return err
+	})
+	return g, err
 }

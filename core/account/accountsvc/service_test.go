@@ -101,6 +101,8 @@ func (a apps) Client(_ context.Context, id int64) (account.Client, error) {
 	return account.Client{AppID: id, Secret: secret}, nil
 }
 
+func (a apps) Grant(context.Context, int64, int64) error { return nil }
+
 func TestTokensOfAnApplication(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := setup(t)

@@ -88,5 +88,15 @@ func (s *Service) Client(ctx context.Context, appID int64) (account.Client, erro
 	if err != nil {
 		return account.Client{}, err
 	}
-	return account.Client{AppID: a.ID, Secret: a.ClientSecret}, nil
+	return account.Client{AppID: a.ID, Secret: a.ClientSecret, Name: a.Name, OwnerID: a.OwnerID, RedirectURIs: a.RedirectURIs}, nil
+}
+
+// Grant records that userID approved the application (the authorization
+// flow).
+func (s *Service) Grant(ctx context.Context, appID, userID int64) error {
+	err := s.store.Grant(ctx, appID, userID)
+	if errors.Is(err, appsport.ErrNotFound) {
+		return fmt.Errorf("appssvc: application %d: %w", appID, accountport.ErrNotFound)
+	}
+	return err
 }

@@ -65,14 +65,25 @@ func TestClientAndSubscribers(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := setup()
 	if _, err := svc.Put(ctx, apps.Application{ID: 789, Name: "n", OwnerID: 123, ClientSecret: "s3", CallbackURL: "https://h/cb",
-		Topics: []string{"items", "questions"}, Users: []int64{456}}); err != nil {
+		Topics: []string{"items", "questions"}, Users: []int64{456}, RedirectURIs: []string{"https://h/oauth"}}); err != nil {
 		t.Fatal(err)
 	}
-	if c, err := svc.Client(ctx, 789); err != nil || c != (account.Client{AppID: 789, Secret: "s3"}) {
+	want := account.Client{AppID: 789, Secret: "s3", Name: "n", OwnerID: 123, RedirectURIs: []string{"https://h/oauth"}}
+	if c, err := svc.Client(ctx, 789); err != nil || !reflect.DeepEqual(c, want) {
 		t.Fatalf("client: %+v %v", c, err)
 	}
 	if _, err := svc.Client(ctx, 7); !errors.Is(err, accountport.ErrNotFound) {
 		t.Fatalf("unknown client: %v", err)
+	}
+	// An approval grants the application; an unknown one is not found.
+	if err := svc.Grant(ctx, 789, 124); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := svc.Application(ctx, 789); err != nil || !reflect.DeepEqual(a.Users, []int64{456, 124}) {
+		t.Fatalf("granted: %+v %v", a.Users, err)
+	}
+	if err := svc.Grant(ctx, 7, 124); !errors.Is(err, accountport.ErrNotFound) {
+		t.Fatalf("grant of an unknown application: %v", err)
 	}
 	for _, c := range []struct {
 		topic string

@@ -3,7 +3,9 @@
 package accountporttest
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -17,6 +19,13 @@ type Memory struct {
 	users   map[int64]account.User
 	tokens  map[string]account.Token
 	refresh map[refreshKey]string
+	codes   map[string]*code
+}
+
+// code is a stored authorization code and whether it was taken.
+type code struct {
+	account.AuthCode
+	used bool
 }
 
 // refreshKey is whose refresh token it is: a user's, of one application.
@@ -25,11 +34,61 @@ type refreshKey struct{ user, app int64 }
 var (
 	_ accountport.Users  = (*Memory)(nil)
 	_ accountport.Tokens = (*Memory)(nil)
+	_ accountport.Codes  = (*Memory)(nil)
 )
 
 // NewMemory returns an empty store.
 func NewMemory() *Memory {
-	return &Memory{users: map[int64]account.User{}, tokens: map[string]account.Token{}, refresh: map[refreshKey]string{}}
+	return &Memory{users: map[int64]account.User{}, tokens: map[string]account.Token{}, refresh: map[refreshKey]string{},
+		codes: map[string]*code{}}
+}
+
+// SiteUsers lists up to limit users of the site, by id.
+func (m *Memory) SiteUsers(_ context.Context, siteID string, limit int) ([]account.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := []account.User{}
+	for _, u := range m.users {
+		if u.SiteID == siteID {
+			out = append(out, u)
+		}
+	}
+	slices.SortFunc(out, func(a, b account.User) int { return cmp.Compare(a.ID, b.ID) })
+	return out[:min(len(out), limit)], nil
+}
+
+// AddCode stores a code; its user must exist.
+func (m *Memory) AddCode(_ context.Context, c account.AuthCode) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.users[c.UserID]; !ok {
+		return accountport.ErrNotFound
+	}
+	m.codes[c.Hash] = &code{AuthCode: c}
+	return nil
+}
+
+// Code returns an unused code.
+func (m *Memory) Code(_ context.Context, hash string) (account.AuthCode, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.codes[hash]
+	if !ok || c.used {
+		return account.AuthCode{}, accountport.ErrNotFound
+	}
+	return c.AuthCode, nil
+}
+
+// TakeCode marks an unused, unexpired code used.
+func (m *Memory) TakeCode(_ context.Context, hash string, now time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.codes[hash]
+	if !ok || c.used || !now.Before(c.ExpiresAt) {
+		return accountport.ErrNotFound
+	}
+	c.used = true
+	return nil
 }
 
 func (m *Memory) UpsertUser(_ context.Context, u account.User) error {

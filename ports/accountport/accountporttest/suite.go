@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 type Store interface {
 	accountport.Users
 	accountport.Tokens
+	accountport.Codes
 }
 
 // TestStore is the contract of the account stores.
@@ -178,6 +181,95 @@ func TestStore(t *testing.T, newStore func(t testing.TB) Store) {
 			if got, _, err := s.Token(ctx, hash); err != nil || got.AppID != app {
 				t.Errorf("token of app %d: %+v %v", app, got, err)
 			}
+		}
+	})
+
+	t.Run("users of a site", func(t *testing.T) {
+		s := newStore(t)
+		for _, u := range []account.User{
+			{ID: 7, Nickname: "C", SiteID: "MLA", UserType: "normal", Tags: []string{}, DateCreated: at},
+			{ID: 5, Nickname: "A", SiteID: "MLA", UserType: "normal", Tags: []string{}, DateCreated: at},
+			{ID: 6, Nickname: "B", SiteID: "MLB", UserType: "normal", Tags: []string{}, DateCreated: at},
+			{ID: 9, Nickname: "D", SiteID: "MLA", UserType: "brand", Tags: []string{}, DateCreated: at},
+		} {
+			if err := s.UpsertUser(ctx, u); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ids := func(site string, limit int) []int64 {
+			us, err := s.SiteUsers(ctx, site, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := []int64{}
+			for _, u := range us {
+				out = append(out, u.ID)
+			}
+			return out
+		}
+		if got := ids("MLA", 10); !slices.Equal(got, []int64{5, 7, 9}) {
+			t.Errorf("MLA users %v", got)
+		}
+		if got := ids("MLA", 2); !slices.Equal(got, []int64{5, 7}) {
+			t.Errorf("two MLA users %v", got)
+		}
+		if got := ids("MLM", 10); len(got) != 0 {
+			t.Errorf("MLM users %v", got)
+		}
+	})
+
+	t.Run("authorization codes work once and expire", func(t *testing.T) {
+		s := newStore(t)
+		if err := s.UpsertUser(ctx, seller); err != nil {
+			t.Fatal(err)
+		}
+		c := account.AuthCode{Hash: "h1", AppID: 789, UserID: 123, RedirectURI: "https://app.example/cb",
+			Challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", Method: account.MethodS256, ExpiresAt: at.Add(account.CodeLifetime)}
+		if err := s.AddCode(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Code(ctx, "h1")
+		got.ExpiresAt = got.ExpiresAt.UTC()
+		if err != nil || got != c {
+			t.Fatalf("code: %+v %v", got, err)
+		}
+		if _, err := s.Code(ctx, "h2"); !errors.Is(err, accountport.ErrNotFound) {
+			t.Errorf("unknown code: %v", err)
+		}
+		if err := s.TakeCode(ctx, "h1", at.Add(account.CodeLifetime)); !errors.Is(err, accountport.ErrNotFound) {
+			t.Errorf("expired take: %v", err)
+		}
+		if err := s.TakeCode(ctx, "h1", at); err != nil {
+			t.Fatalf("take: %v", err)
+		}
+		if err := s.TakeCode(ctx, "h1", at); !errors.Is(err, accountport.ErrNotFound) {
+			t.Errorf("second take: %v", err)
+		}
+		if _, err := s.Code(ctx, "h1"); !errors.Is(err, accountport.ErrNotFound) {
+			t.Errorf("a used code is still read: %v", err)
+		}
+		plain := account.AuthCode{Hash: "h3", AppID: 789, UserID: 123, RedirectURI: "https://app.example/cb", ExpiresAt: at.Add(time.Minute)}
+		if err := s.AddCode(ctx, plain); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Code(ctx, "h3"); err != nil || got.Challenge != "" || got.Method != "" {
+			t.Errorf("a code without PKCE: %+v %v", got, err)
+		}
+		// Two takes at once: one wins.
+		var wins atomic.Int32
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if s.TakeCode(ctx, "h3", at) == nil {
+					wins.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		if wins.Load() != 1 {
+			t.Errorf("%d concurrent takes won", wins.Load())
 		}
 	})
 }

@@ -52,7 +52,22 @@ func (m *Memory) Subscribers(_ context.Context, topic string, userID int64) ([]a
 	return out, nil
 }
 
+func (m *Memory) Grant(_ context.Context, appID, userID int64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.apps[appID]
+	if !ok {
+		return appsport.ErrNotFound
+	}
+	if !a.Granted(userID) {
+		a.Users = append(slices.Clone(a.Users), userID)
+		m.apps[appID] = a
+	}
+	return nil
+}
+
 func clone(a apps.Application) apps.Application {
+	a.RedirectURIs = slices.Clone(a.RedirectURIs)
 	a.Topics = slices.Clone(a.Topics)
 	a.Users = slices.Clone(a.Users)
 	a.RetryDelaysMS = slices.Clone(a.RetryDelaysMS)

@@ -45,11 +45,48 @@ func TestStore(t *testing.T, newEnv func(t testing.TB) Env) {
 		}
 		changed := app
 		changed.Name, changed.Topics, changed.Users, changed.RetryDelaysMS = "renamed", []string{"questions"}, []int64{}, []int64{1, 2, 3, 4, 5, 6, 7}
+		changed.RedirectURIs = []string{"https://app.example/cb", "http://localhost:3000/cb?x=1"}
 		if err := s.Upsert(ctx, changed); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := s.Application(ctx, 789); err != nil || !reflect.DeepEqual(got, changed) {
 			t.Fatalf("after a change: %+v %v, want %+v", got, err, changed)
+		}
+		changed.RedirectURIs = []string{"https://app.example/other"}
+		if err := s.Upsert(ctx, changed); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Application(ctx, 789); err != nil || !reflect.DeepEqual(got.RedirectURIs, changed.RedirectURIs) {
+			t.Fatalf("redirect URIs are replaced: %+v %v", got.RedirectURIs, err)
+		}
+	})
+
+	t.Run("grant: an approved user joins the users, once", func(t *testing.T) {
+		s := newStore(t)
+		if err := s.Upsert(ctx, app); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if err := s.Grant(ctx, 789, 124); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The owner and a listed user are granted already.
+		for _, u := range []int64{123, 456} {
+			if err := s.Grant(ctx, 789, u); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := s.Application(ctx, 789)
+		if err != nil || !reflect.DeepEqual(got.Users, []int64{456, 124}) {
+			t.Fatalf("users after grants: %v %v", got.Users, err)
+		}
+		subs, err := s.Subscribers(ctx, "items", 124)
+		if err != nil || len(subs) != 1 || subs[0].ID != 789 {
+			t.Errorf("a granted user is subscribed: %+v %v", subs, err)
+		}
+		if err := s.Grant(ctx, 790, 124); !errors.Is(err, appsport.ErrNotFound) {
+			t.Errorf("grant of an unknown application: %v", err)
 		}
 	})
 
