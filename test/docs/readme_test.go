@@ -22,7 +22,10 @@ var built struct {
 	err  error
 }
 
+// TestMain builds the binary before any test starts: a fixture of the
+// package, so that no test's time is a link on a busy machine.
 func TestMain(m *testing.M) {
+	built.once.Do(build) // an error fails each test that needs the binary
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
@@ -34,19 +37,21 @@ func TestMain(m *testing.M) {
 // does into the clone's.
 func binary(t *testing.T) string {
 	t.Helper()
-	built.once.Do(func() {
-		if built.dir, built.err = os.MkdirTemp("", "feria-docs"); built.err != nil {
-			return
-		}
-		out, err := exec.Command("go", "build", "-o", filepath.Join(built.dir, "bin", "feria"), "github.com/feria/feria/cmd/feria").CombinedOutput()
-		if err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
+	built.once.Do(build)
 	if built.err != nil {
 		t.Fatal(built.err)
 	}
 	return filepath.Join(built.dir, "bin", "feria")
+}
+
+func build() {
+	if built.dir, built.err = os.MkdirTemp("", "feria-docs"); built.err != nil {
+		return
+	}
+	out, err := exec.Command("go", "build", "-o", filepath.Join(built.dir, "bin", "feria"), "github.com/feria/feria/cmd/feria").CombinedOutput()
+	if err != nil {
+		built.err = fmt.Errorf("go build: %v\n%s", err, out)
+	}
 }
 
 // block is one fenced code block of the README.

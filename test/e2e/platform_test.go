@@ -154,25 +154,27 @@ var binary struct {
 	err  error
 }
 
-// feriaBinary builds bin/feria once per test run.
+// feriaBinary is cmd/feria, built once per test process (by TestMain).
 func feriaBinary(t *testing.T) string {
 	t.Helper()
-	binary.once.Do(func() {
-		dir, err := os.MkdirTemp("", "feria-e2e")
-		if err != nil {
-			binary.err = err
-			return
-		}
-		binary.path = filepath.Join(dir, "feria")
-		out, err := exec.Command("go", "build", "-o", binary.path, "github.com/feria/feria/cmd/feria").CombinedOutput()
-		if err != nil {
-			binary.err = fmt.Errorf("build: %v\n%s", err, out)
-		}
-	})
+	binary.once.Do(buildBinary)
 	if binary.err != nil {
 		t.Fatal(binary.err)
 	}
 	return binary.path
+}
+
+func buildBinary() {
+	dir, err := os.MkdirTemp("", "feria-e2e")
+	if err != nil {
+		binary.err = err
+		return
+	}
+	binary.path = filepath.Join(dir, "feria")
+	out, err := exec.Command("go", "build", "-o", binary.path, "github.com/feria/feria/cmd/feria").CombinedOutput()
+	if err != nil {
+		binary.err = fmt.Errorf("build: %v\n%s", err, out)
+	}
 }
 
 // `feria migrate` applies the schema and exits; bad configuration stops
