@@ -1,0 +1,144 @@
+// Package controlsvc implements the sandbox's test controls on their
+// ports: managing fault rules, rate limits and the journal, and the three
+// decisions of a public request (which fault answers it, whether a limit
+// refuses it, what the journal keeps of it).
+package controlsvc
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/feria/feria/core/control"
+	"github.com/feria/feria/ports/controlport"
+)
+
+// Service implements controlport.Service.
+type Service struct {
+	rules    controlport.Rules
+	limiter  controlport.Limiter
+	journal  controlport.Journal
+	defaults []control.RateLimit
+	// roll draws a number in [0, 1) for a rule's probability.
+	roll func() float64
+}
+
+var _ controlport.Service = (*Service)(nil)
+
+// New returns the controls on their stores; defaults are the rate limits
+// in force until others are set.
+func New(rules controlport.Rules, limiter controlport.Limiter, journal controlport.Journal, defaults []control.RateLimit) *Service {
+	return &Service{rules: rules, limiter: limiter, journal: journal, defaults: defaults, roll: rand.Float64}
+}
+
+// WithRoll replaces the draw of probabilities (tests).
+func (s *Service) WithRoll(roll func() float64) *Service {
+	s.roll = roll
+	return s
+}
+
+func (s *Service) AddFault(ctx context.Context, in control.FaultInput) (control.Fault, error) {
+	f, err := control.NewFault(in)
+	if err != nil {
+		return f, err
+	}
+	return s.rules.AddFault(ctx, f)
+}
+
+func (s *Service) Faults(ctx context.Context) ([]control.Fault, error) { return s.rules.Faults(ctx) }
+
+func (s *Service) DeleteFault(ctx context.Context, id int64) error {
+	ok, err := s.rules.DeleteFault(ctx, id)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return control.ErrFaultNotFound.Withf("fault rule %d not found", id)
+	}
+	return nil
+}
+
+func (s *Service) DeleteFaults(ctx context.Context) error { return s.rules.DeleteFaults(ctx) }
+
+func (s *Service) RateLimits(ctx context.Context) ([]control.RateLimit, error) {
+	snap, err := s.rules.Current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.limits(snap), nil
+}
+
+func (s *Service) SetRateLimits(ctx context.Context, in []control.RateLimitInput) ([]control.RateLimit, error) {
+	limits, err := control.NewRateLimits(in)
+	if err != nil {
+		return nil, err
+	}
+	return limits, s.rules.SetLimits(ctx, limits)
+}
+
+func (s *Service) Requests(ctx context.Context, f control.Filter) ([]control.Entry, error) {
+	entries, err := s.journal.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return f.Select(entries), nil
+}
+
+func (s *Service) Rules(ctx context.Context) (controlport.Snapshot, error) {
+	return s.rules.Current(ctx)
+}
+
+// Fault applies sandbox.md: the oldest matching rule applies; a request
+// its probability skips is answered normally and not counted. A rule whose
+// last use another instance just took is gone: the next oldest applies.
+func (s *Service) Fault(ctx context.Context, rules controlport.Snapshot, method, path string) (*control.Fault, error) {
+	for i := range rules.Faults {
+		f := rules.Faults[i]
+		if !f.Matches(method, path) {
+			continue
+		}
+		if f.Probability < 1 && s.roll() >= f.Probability {
+			return nil, nil
+		}
+		ok, err := s.rules.UseFault(ctx, f.ID)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return &f, nil
+		}
+	}
+	return nil, nil
+}
+
+// Allow counts the request under the first matching limit, per caller and
+// per generation of the limits (a change starts every count afresh).
+func (s *Service) Allow(ctx context.Context, rules controlport.Snapshot, method, path string, caller func() string) (controlport.Limited, error) {
+	limits := s.limits(rules)
+	i := control.FirstLimit(limits, method, path)
+	if i < 0 {
+		return controlport.Limited{Verdict: control.Verdict{Allowed: true}}, nil
+	}
+	rule := limits[i]
+	// The rule's index and size name its count: rules are replaced whole,
+	// and a replacement is a new generation anyway.
+	key := fmt.Sprintf("%d:%d:%d:%s", rules.Generation, i, rule.PerMinute, caller())
+	v, err := s.limiter.Allow(ctx, key, rule.PerMinute)
+	return controlport.Limited{Verdict: v, Rule: &rule}, err
+}
+
+func (s *Service) limits(rules controlport.Snapshot) []control.RateLimit {
+	if !rules.LimitsSet {
+		return s.defaults
+	}
+	return rules.Limits
+}
+
+func (s *Service) Record(ctx context.Context, e control.Entry) error { return s.journal.Append(ctx, e) }
+
+func (s *Service) Reset(ctx context.Context) error {
+	if err := s.rules.Reset(ctx); err != nil {
+		return err
+	}
+	return s.journal.Reset(ctx)
+}
