@@ -1,0 +1,320 @@
+// Package controlredis keeps the sandbox's test controls in Redis, so that
+// every instance of the service sees the same fault rules, rate limits,
+// counts and journal: rules as a hash and a version key that every change
+// bumps (each process keeps the rules it read and re-reads them only when
+// the version moved: one GET per request), rate limits counted by
+// go-redis/redis_rate (GCRA), and the journal as a capped list written with
+// one pipelined LPUSH+LTRIM.
+package controlredis
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/go-redis/redis_rate/v10"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/feria/feria/adapters/redisstore"
+	"github.com/feria/feria/core/control"
+	"github.com/feria/feria/ports/controlport"
+)
+
+// DefaultPrefix is the prefix of every key of the controls.
+const DefaultPrefix = "feria:control:"
+
+// keys of one prefix.
+type keys struct {
+	ver, faults, used, times, seq, limits, gen, journal, limiter string
+}
+
+func keysOf(prefix string) keys {
+	return keys{
+		ver: prefix + "ver", faults: prefix + "faults", used: prefix + "faults:used", times: prefix + "faults:times", seq: prefix + "faults:seq",
+		limits: prefix + "limits", gen: prefix + "limits:gen", journal: prefix + "journal", limiter: prefix + "rl:",
+	}
+}
+
+// Rules implements controlport.Rules on Redis.
+type Rules struct {
+	rdb redis.UniversalClient
+	k   keys
+
+	mu     sync.Mutex
+	ver    string // the version the cached snapshot was read at; "" none
+	cached controlport.Snapshot
+}
+
+var _ controlport.Rules = (*Rules)(nil)
+
+// NewRules returns the rules kept under prefix.
+func NewRules(rdb redis.UniversalClient, prefix string) *Rules {
+	return &Rules{rdb: rdb, k: keysOf(prefix)}
+}
+
+// Current reads the version; only when it moved since the last read are
+// the rules read again (one MULTI, so the rules and their version agree).
+// The snapshot's Used counts are those of the last full read.
+func (r *Rules) Current(ctx context.Context) (controlport.Snapshot, error) {
+	ver, err := r.rdb.Get(ctx, r.k.ver).Result()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return controlport.Snapshot{}, redisstore.Translate(err)
+	}
+	r.mu.Lock()
+	if r.ver != "" && r.ver == ver {
+		s := r.cached
+		r.mu.Unlock()
+		return s, nil
+	}
+	r.mu.Unlock()
+	return r.reload(ctx)
+}
+
+func (r *Rules) reload(ctx context.Context) (controlport.Snapshot, error) {
+	var ver, limits, gen *redis.StringCmd
+	var faults *redis.MapStringStringCmd
+	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		ver = p.Get(ctx, r.k.ver)
+		faults = p.HGetAll(ctx, r.k.faults)
+		limits = p.Get(ctx, r.k.limits)
+		gen = p.Get(ctx, r.k.gen)
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return controlport.Snapshot{}, redisstore.Translate(err)
+	}
+	var s controlport.Snapshot
+	if s.Faults, err = decodeFaults(faults.Val(), nil); err != nil {
+		return s, err
+	}
+	if raw, err := limits.Result(); err == nil {
+		s.LimitsSet = true
+		if err := json.Unmarshal([]byte(raw), &s.Limits); err != nil {
+			return s, fmt.Errorf("controlredis: stored limits: %w", err)
+		}
+	}
+	s.Generation, _ = strconv.ParseInt(gen.Val(), 10, 64)
+	v := ver.Val()
+	if v == "" {
+		v = "0" // never changed: cached under a version GET reads as missing
+	}
+	r.mu.Lock()
+	r.ver, r.cached = v, s
+	r.mu.Unlock()
+	return s, nil
+}
+
+// decodeFaults turns the hash of rules into rules oldest first, with their
+// uses when used is given.
+func decodeFaults(raw, used map[string]string) ([]control.Fault, error) {
+	out := make([]control.Fault, 0, len(raw))
+	for id, v := range raw {
+		var f control.Fault
+		if err := json.Unmarshal([]byte(v), &f); err != nil {
+			return nil, fmt.Errorf("controlredis: stored fault %s: %w", id, err)
+		}
+		f.Used, _ = strconv.Atoi(used[id])
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b control.Fault) int { return cmp.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// AddFault takes the next id, then stores the rule and bumps the version
+// in one MULTI.
+func (r *Rules) AddFault(ctx context.Context, f control.Fault) (control.Fault, error) {
+	id, err := r.rdb.Incr(ctx, r.k.seq).Result()
+	if err != nil {
+		return f, redisstore.Translate(err)
+	}
+	f.ID, f.Used = id, 0
+	raw, err := json.Marshal(f)
+	if err != nil {
+		return f, err
+	}
+	_, err = r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.HSet(ctx, r.k.faults, strconv.FormatInt(id, 10), raw)
+		if f.Times != nil {
+			p.HSet(ctx, r.k.times, strconv.FormatInt(id, 10), *f.Times)
+		}
+		p.Incr(ctx, r.k.ver)
+		return nil
+	})
+	return f, redisstore.Translate(err)
+}
+
+// Faults reads the rules and their uses.
+func (r *Rules) Faults(ctx context.Context) ([]control.Fault, error) {
+	var faults, used *redis.MapStringStringCmd
+	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		faults = p.HGetAll(ctx, r.k.faults)
+		used = p.HGetAll(ctx, r.k.used)
+		return nil
+	})
+	if err != nil {
+		return nil, redisstore.Translate(err)
+	}
+	return decodeFaults(faults.Val(), used.Val())
+}
+
+func (r *Rules) DeleteFault(ctx context.Context, id int64) (bool, error) {
+	field := strconv.FormatInt(id, 10)
+	var del *redis.IntCmd
+	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		del = p.HDel(ctx, r.k.faults, field)
+		p.HDel(ctx, r.k.used, field)
+		p.HDel(ctx, r.k.times, field)
+		p.Incr(ctx, r.k.ver)
+		return nil
+	})
+	if err != nil {
+		return false, redisstore.Translate(err)
+	}
+	return del.Val() == 1, nil
+}
+
+func (r *Rules) DeleteFaults(ctx context.Context) error {
+	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Del(ctx, r.k.faults, r.k.used, r.k.times)
+		p.Incr(ctx, r.k.ver)
+		return nil
+	})
+	return redisstore.Translate(err)
+}
+
+// useScript counts a use of rule ARGV[1] if it still exists; with its
+// last use (its times, when it has one) it removes the rule and bumps the
+// version. One script, so that two instances never both take the last use.
+// KEYS: the rules, their uses, their times, the version.
+var useScript = redis.NewScript(`
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+local used = redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+local times = tonumber(redis.call('HGET', KEYS[3], ARGV[1]) or '0')
+if times > 0 and used >= times then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  redis.call('HDEL', KEYS[3], ARGV[1])
+  redis.call('INCR', KEYS[4])
+end
+return 1
+`)
+
+// UseFault takes one use of a rule: one script call.
+func (r *Rules) UseFault(ctx context.Context, id int64) (bool, error) {
+	n, err := useScript.Run(ctx, r.rdb, []string{r.k.faults, r.k.used, r.k.times, r.k.ver}, id).Int()
+	if err != nil {
+		return false, redisstore.Translate(err)
+	}
+	return n == 1, nil
+}
+
+func (r *Rules) SetLimits(ctx context.Context, limits []control.RateLimit) error {
+	if limits == nil {
+		limits = []control.RateLimit{}
+	}
+	raw, err := json.Marshal(limits)
+	if err != nil {
+		return err
+	}
+	_, err = r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, r.k.limits, raw, 0)
+		p.Incr(ctx, r.k.gen)
+		p.Incr(ctx, r.k.ver)
+		return nil
+	})
+	return redisstore.Translate(err)
+}
+
+// Reset removes the rules and the limits set; ids keep growing, so that a
+// metric or a log line naming a rule never names two.
+func (r *Rules) Reset(ctx context.Context) error {
+	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Del(ctx, r.k.faults, r.k.used, r.k.times, r.k.limits)
+		p.Incr(ctx, r.k.gen)
+		p.Incr(ctx, r.k.ver)
+		return nil
+	})
+	return redisstore.Translate(err)
+}
+
+// Limiter implements controlport.Limiter with go-redis/redis_rate: GCRA in
+// one Lua script on Redis's own clock, so instances need no clock of
+// their own and agree on every count.
+type Limiter struct {
+	l      *redis_rate.Limiter
+	prefix string
+}
+
+var _ controlport.Limiter = (*Limiter)(nil)
+
+// NewLimiter counts under prefix (redis_rate adds "rate:" in front).
+func NewLimiter(rdb *redis.Client, prefix string) *Limiter {
+	return &Limiter{l: redis_rate.NewLimiter(rdb), prefix: keysOf(prefix).limiter}
+}
+
+func (l *Limiter) Allow(ctx context.Context, key string, perMinute int) (control.Verdict, error) {
+	res, err := l.l.Allow(ctx, l.prefix+key, redis_rate.PerMinute(perMinute))
+	if err != nil {
+		return control.Verdict{}, redisstore.Translate(err)
+	}
+	v := control.Verdict{Allowed: res.Allowed > 0}
+	if !v.Allowed {
+		v.RetryAfter = res.RetryAfter
+	}
+	return v, nil
+}
+
+// Journal implements controlport.Journal as a list capped at
+// control.JournalSize, newest first.
+type Journal struct {
+	rdb redis.UniversalClient
+	key string
+}
+
+var _ controlport.Journal = (*Journal)(nil)
+
+// NewJournal returns the journal kept under prefix.
+func NewJournal(rdb redis.UniversalClient, prefix string) *Journal {
+	return &Journal{rdb: rdb, key: keysOf(prefix).journal}
+}
+
+// Append is one pipelined LPUSH+LTRIM: a single round trip, and the list
+// never holds more than JournalSize entries for long, whatever the
+// instances interleave.
+func (j *Journal) Append(ctx context.Context, e control.Entry) error {
+	raw, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	_, err = j.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.LPush(ctx, j.key, raw)
+		p.LTrim(ctx, j.key, 0, control.JournalSize-1)
+		return nil
+	})
+	return redisstore.Translate(err)
+}
+
+func (j *Journal) List(ctx context.Context) ([]control.Entry, error) {
+	raws, err := j.rdb.LRange(ctx, j.key, 0, control.JournalSize-1).Result()
+	if err != nil {
+		return nil, redisstore.Translate(err)
+	}
+	out := make([]control.Entry, 0, len(raws))
+	for _, raw := range raws {
+		var e control.Entry
+		if err := json.Unmarshal([]byte(raw), &e); err != nil {
+			return nil, fmt.Errorf("controlredis: stored journal entry: %w", err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func (j *Journal) Reset(ctx context.Context) error {
+	return redisstore.Translate(j.rdb.Del(ctx, j.key).Err())
+}
