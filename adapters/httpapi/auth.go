@@ -51,7 +51,7 @@ func (a Auth) Required(override ...AuthErrors) fiber.Handler {
 			}
 			return kernel.E(kernel.Unauthenticated, "unauthorized", "access token required")
 		}
-		caller, err := a.Tokens.Authenticate(c.UserContext(), token)
+		caller, err := a.authenticate(c, token)
 		if err != nil {
 			if o.Invalid != nil && kernel.KindOf(err) == kernel.Unauthenticated {
 				return o.Invalid
@@ -61,6 +61,39 @@ func (a Auth) Required(override ...AuthErrors) fiber.Handler {
 		c.SetUserContext(kernel.WithCaller(c.UserContext(), caller))
 		return c.Next()
 	}
+}
+
+const authKey = "httpapi.auth"
+
+type authResult struct {
+	caller kernel.Caller
+	err    error
+}
+
+// authenticate resolves the request's token once per request: the
+// sandbox's rate limits and journal ask who the caller is, and the route's
+// own middleware must not pay for the lookup again.
+func (a Auth) authenticate(c *fiber.Ctx, token string) (kernel.Caller, error) {
+	if r, ok := c.Locals(authKey).(*authResult); ok {
+		return r.caller, r.err
+	}
+	caller, err := a.Tokens.Authenticate(c.UserContext(), token)
+	c.Locals(authKey, &authResult{caller: caller, err: err})
+	return caller, err
+}
+
+// CallerOf returns the caller of the request's token, or nil when it
+// carries none or one that is not valid (or cannot be checked now).
+func (a Auth) CallerOf(c *fiber.Ctx) *kernel.Caller {
+	token := Token(c)
+	if token == "" {
+		return nil
+	}
+	caller, err := a.authenticate(c, token)
+	if err != nil {
+		return nil
+	}
+	return &caller
 }
 
 // Optional authenticates when a token is sent and lets the request through

@@ -73,13 +73,22 @@ type ContactErrorBody struct {
 
 const shapeKey = "httpapi.shape"
 
-// UseShape makes every error of the routes below it render in shape s.
+// UseShape makes every error of the routes below it render in shape s. It
+// returns one of three named handlers, so that RouteShape can tell a
+// route's shape from its handlers without running them.
 func UseShape(s Shape) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		c.Locals(shapeKey, s)
-		return c.Next()
+	switch s {
+	case ShapeBrands:
+		return useShapeBrands
+	case ShapeContacts:
+		return useShapeContacts
 	}
+	return useShapeDefault
 }
+
+func useShapeDefault(c *fiber.Ctx) error  { c.Locals(shapeKey, ShapeDefault); return c.Next() }
+func useShapeBrands(c *fiber.Ctx) error   { c.Locals(shapeKey, ShapeBrands); return c.Next() }
+func useShapeContacts(c *fiber.Ctx) error { c.Locals(shapeKey, ShapeContacts); return c.Next() }
 
 // ErrorHandler renders any error a handler returns. Unknown errors become a
 // 500 that names the request id; their text is logged, never shown.
@@ -109,17 +118,7 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 			msg = "internal server error (request id " + RequestID(c) + ")"
 		}
 		shape, _ := c.Locals(shapeKey).(Shape)
-		switch shape {
-		case ShapeBrands:
-			return c.Status(status).JSON(BrandErrorBody{Error: code, Message: msg, Status: status})
-		case ShapeContacts:
-			return c.Status(status).JSON(ContactErrorBody{Code: code, Message: msg})
-		}
-		causes := e.Causes
-		if causes == nil {
-			causes = []kernel.Cause{}
-		}
-		return c.Status(status).JSON(ErrorBody{Message: msg, Error: code, Status: status, Cause: causes})
+		return WriteError(c, shape, status, code, msg, e.Causes)
 	}
 }
 
@@ -154,6 +153,21 @@ func refuseUnread(c *fiber.Ctx, log *slog.Logger, u unread) error {
 	log.LogAttrs(c.UserContext(), slog.LevelInfo, "request not read",
 		slog.String("request_id", id), slog.Int("status", u.status), slog.String("error", u.code))
 	return c.Status(u.status).JSON(ErrorBody{Message: u.message, Error: u.code, Status: u.status, Cause: []kernel.Cause{}})
+}
+
+// WriteError answers an error in shape s: the one place the three bodies
+// of the spec are written (the error handler and the sandbox's faults).
+func WriteError(c *fiber.Ctx, s Shape, status int, code, msg string, causes []kernel.Cause) error {
+	switch s {
+	case ShapeBrands:
+		return c.Status(status).JSON(BrandErrorBody{Error: code, Message: msg, Status: status})
+	case ShapeContacts:
+		return c.Status(status).JSON(ContactErrorBody{Code: code, Message: msg})
+	}
+	if causes == nil {
+		causes = []kernel.Cause{}
+	}
+	return c.Status(status).JSON(ErrorBody{Message: msg, Error: code, Status: status, Cause: causes})
 }
 
 // toDomain turns fiber's own errors (unknown route, bad method, body too
