@@ -3,12 +3,17 @@
 package app
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/feria/feria/core/control"
+	"github.com/feria/feria/core/kernel"
 )
 
 // Config is everything feria reads from its environment, parsed once.
@@ -38,6 +43,9 @@ type Config struct {
 	// HTTPReadTimeout bounds the reading of one request (zero: 30 s); not an
 	// environment variable: tests shorten it.
 	HTTPReadTimeout time.Duration
+	// RateLimits are the rate limits in force until the sandbox sets others
+	// (and again after DELETE /sandbox).
+	RateLimits []control.RateLimit
 }
 
 // Variable is one environment variable of the binary.
@@ -76,6 +84,7 @@ var Variables = []Variable{
 	{Name: "WORKER_CONCURRENCY", Default: "10", Meaning: "jobs processed at once by a worker process"},
 	{Name: "WORKER_RETRY_DELAY", Unset: "a growing backoff, 15-45 s before the first retry, longer after", Meaning: "a duration (`1s`): the wait before every retry of a failed job, or of one whose worker died, instead (for tests)"},
 	{Name: "WORKER_DELAYED_CHECK", Default: "5s", Meaning: "how often a worker moves retried and scheduled jobs that are due back to their queue"},
+	{Name: "RATE_LIMITS", Unset: "the marketplace's documented limits, listed under Test controls", Meaning: "the default rate limits, as the body of `PUT /sandbox/rate_limits`: `{\"rules\": [{\"method\": \"POST\", \"path\": \"/items/*/compatibilities\", \"per_minute\": 100}]}`; `{\"rules\": []}` for none"},
 }
 
 // variable returns the declared variable of name; reading an undeclared
@@ -162,6 +171,12 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if c.WorkerDelayedCheck, err = time.ParseDuration(env("WORKER_DELAYED_CHECK")); err != nil || c.WorkerDelayedCheck <= 0 {
 		return c, fmt.Errorf("WORKER_DELAYED_CHECK: want a positive duration such as 5s, got %q", vals["WORKER_DELAYED_CHECK"])
 	}
+	c.RateLimits = control.DefaultRateLimits()
+	if s := env("RATE_LIMITS"); s != "" {
+		if c.RateLimits, err = parseRateLimits(s); err != nil {
+			return c, fmt.Errorf("RATE_LIMITS: %w", err)
+		}
+	}
 	if !strings.Contains(c.HTTPAddr, ":") {
 		return c, fmt.Errorf("HTTP_ADDR: want host:port or :port, got %q", c.HTTPAddr)
 	}
@@ -194,6 +209,21 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	return c, nil
 }
 
+// parseRateLimits reads RATE_LIMITS: the body of PUT /sandbox/rate_limits.
+func parseRateLimits(s string) ([]control.RateLimit, error) {
+	var body struct {
+		Rules *[]control.RateLimitInput `json:"rules"`
+	}
+	if err := json.Unmarshal([]byte(s), &body); err != nil || body.Rules == nil {
+		return nil, fmt.Errorf(`want the body of PUT /sandbox/rate_limits, {"rules": [{"method": "POST", "path": "/a/*", "per_minute": 100}]}, got %q`, s)
+	}
+	limits, err := control.NewRateLimits(*body.Rules)
+	if err != nil {
+		return nil, errors.New(kernel.MessageOf(err))
+	}
+	return limits, nil
+}
+
 // LogValue masks secrets so the configuration can be logged at start-up.
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(
@@ -211,6 +241,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("worker_concurrency", c.WorkerConcurrency),
 		slog.Duration("worker_retry_delay", c.WorkerRetryDelay),
 		slog.Duration("worker_delayed_check", c.WorkerDelayedCheck),
+		slog.Int("rate_limits", len(c.RateLimits)),
 	)
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/feria/feria/core/control"
 )
 
 func envOf(kv map[string]string) func(string) string {
@@ -57,6 +59,7 @@ func TestLoadConfigErrorsNameTheVariable(t *testing.T) {
 		"SMTP_URL":             {"SMTP_URL": "mail.example"},
 		"WORKER_RETRY_DELAY":   {"WORKER_RETRY_DELAY": "-1s"},
 		"WORKER_DELAYED_CHECK": {"WORKER_DELAYED_CHECK": "often"},
+		"RATE_LIMITS":          {"RATE_LIMITS": "100"},
 	}
 	for name, env := range cases {
 		_, err := LoadConfig(envOf(env))
@@ -118,6 +121,32 @@ func TestUnparsableURLIsMasked(t *testing.T) {
 		}
 		if strings.Contains(err.Error(), "s3cr") {
 			t.Errorf("%s: the error shows the password: %v", tc.name, err)
+		}
+	}
+}
+
+// RATE_LIMITS replaces the documented limits with the body of PUT
+// /sandbox/rate_limits; unset, the documented limits apply; a bad rule is
+// one line naming the variable and the rule.
+func TestLoadConfigRateLimits(t *testing.T) {
+	c, err := LoadConfig(envOf(nil))
+	if err != nil || len(c.RateLimits) != len(control.DefaultRateLimits()) {
+		t.Fatalf("defaults: %v %v", c.RateLimits, err)
+	}
+	c, err = LoadConfig(envOf(map[string]string{"RATE_LIMITS": `{"rules": [{"method": "get", "path": "/items/*", "per_minute": 5}]}`}))
+	if err != nil || len(c.RateLimits) != 1 || *c.RateLimits[0].Method != "GET" || c.RateLimits[0].PerMinute != 5 {
+		t.Fatalf("set: %+v %v", c.RateLimits, err)
+	}
+	if c, err = LoadConfig(envOf(map[string]string{"RATE_LIMITS": `{"rules": []}`})); err != nil || c.RateLimits == nil || len(c.RateLimits) != 0 {
+		t.Fatalf("none: %#v %v", c.RateLimits, err)
+	}
+	for env, want := range map[string]string{
+		`{"rules": [{"path": "/a", "per_minute": 0}]}`: "RATE_LIMITS: rules[0]: per_minute must be 1..1000000, got 0",
+		`{}`:    `RATE_LIMITS: want the body of PUT /sandbox/rate_limits`,
+		`[1,2]`: `RATE_LIMITS: want the body of PUT /sandbox/rate_limits`,
+	} {
+		if _, err := LoadConfig(envOf(map[string]string{"RATE_LIMITS": env})); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("RATE_LIMITS=%s: %v, want %s", env, err, want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
@@ -12,11 +13,13 @@ import (
 
 	"github.com/feria/feria/adapters/httpapi"
 	"github.com/feria/feria/adapters/jobqueue"
+	"github.com/feria/feria/adapters/redisstore/controlredis"
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/adapters/sqlstore/accountdb"
 	"github.com/feria/feria/adapters/sqlstore/clockdb"
 	"github.com/feria/feria/adapters/sqlstore/outboxdb"
 	"github.com/feria/feria/core/account/accountsvc"
+	"github.com/feria/feria/core/control/controlsvc"
 	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/blobport"
 	"github.com/feria/feria/workers"
@@ -40,11 +43,33 @@ type Deps struct {
 	Queue    *asynq.Client    // enqueue side of asynq (the relay and direct enqueues)
 	Inspect  *asynq.Inspector // the sandbox reset and metrics read queues through it
 	Relay    *jobqueue.Relay
+	// Controls are the sandbox's fault rules, rate limits and request
+	// journal, on a Redis client of their own (controlRedis).
+	Controls *controlsvc.Service
 	Modules  []Module
 
 	// accounts is Accounts as built, so that the module map can hand it the
 	// applications (built after it, because they check users).
 	accounts *accountsvc.Service
+	closers  []func()
+}
+
+// close releases what wire opened beside the queue clients.
+func (d *Deps) close() {
+	for _, c := range d.closers {
+		c()
+	}
+}
+
+// controlRedis is the controls' client: on every public request's path,
+// so it fails fast (no retry, a quarter second at most) and the request
+// goes on without the controls rather than waiting on an unreachable
+// Redis.
+func controlRedis(o *redis.Options) *redis.Client {
+	const quick = 250 * time.Millisecond
+	return redis.NewClient(&redis.Options{Network: o.Network, Addr: o.Addr, Username: o.Username, Password: o.Password,
+		DB: o.DB, TLSConfig: o.TLSConfig, Protocol: o.Protocol, MaxRetries: -1,
+		DialTimeout: quick, ReadTimeout: quick, WriteTimeout: quick, PoolTimeout: quick})
 }
 
 // wire builds the dependencies every module shares, then the module map.
@@ -63,10 +88,15 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 		Queue: queue, Inspect: inspect, accounts: accounts,
 	}
 	d.Relay = jobqueue.NewRelay(outboxdb.New(b.db), queue, clock, log, d.queueOf)
+	ctl := controlRedis(b.redisOpt)
+	d.closers = append(d.closers, func() { ctl.Close() })
+	d.Controls = controlsvc.New(controlredis.NewRules(ctl, controlredis.DefaultPrefix),
+		controlredis.NewLimiter(ctl, controlredis.DefaultPrefix), controlredis.NewJournal(ctl, controlredis.DefaultPrefix), cfg.RateLimits)
 	var err error
 	if d.Modules, err = modules(d); err != nil {
 		queue.Close()
 		inspect.Close()
+		d.close()
 		return nil, err
 	}
 	return d, nil

@@ -58,4 +58,5 @@ func (in *Instance) ProcessTask(ctx context.Context, t *asynq.Task) error {
 func (in *Instance) Close() {
 	in.Deps.Queue.Close()
 	in.Deps.Inspect.Close()
+	in.Deps.close()
 }

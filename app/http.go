@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/feria/feria/adapters/httpapi"
+	"github.com/feria/feria/adapters/httpapi/controlapi"
 	"github.com/feria/feria/adapters/httpapi/sandboxapi"
 	"github.com/feria/feria/adapters/jobqueue"
 	"github.com/feria/feria/adapters/sqlstore"
@@ -45,9 +46,15 @@ func NewHTTP(d *Deps) *fiber.App {
 		WriteTimeout:          60 * time.Second,
 		IdleTimeout:           120 * time.Second,
 	})
+	controls := controlapi.New(controlapi.Config{Service: d.Controls, Auth: d.Auth, Log: d.Log,
+		Registry: d.Registry, OnError: onError, Sandbox: d.Config.SandboxKey != ""})
 	app.Use(httpapi.RequestIDs())
 	app.Use(httpapi.AccessLog(d.Log, httpapi.NewMetrics(d.Registry), onError))
+	// The journal records every public answer, a recovered panic's 500
+	// included; faults and rate limits answer before any route runs.
+	app.Use(controls.Journal())
 	app.Use(httpapi.Recover(d.Log))
+	app.Use(controls.Guard(app))
 
 	app.Get("/health/live", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/health/ready", ready(d))
@@ -69,11 +76,9 @@ func NewHTTP(d *Deps) *fiber.App {
 // empties the database, then what lives beside it: stored files, queued
 // jobs and each module's own keys.
 func mountSandbox(app *fiber.App, d *Deps) {
-	var collections []sandboxapi.Collection
 	resets := []sandboxport.Resetter{sqlstore.NewTables(d.DB), d.Blobs, jobqueue.NewQueued(d.Inspect)}
 	var extra []func(fiber.Router)
 	for _, m := range d.Modules {
-		collections = append(collections, m.Collections...)
 		if m.Reset != nil {
 			resets = append(resets, m.Reset)
 		}
@@ -82,13 +87,22 @@ func mountSandbox(app *fiber.App, d *Deps) {
 		}
 	}
 	sandboxapi.Mount(app, sandboxapi.Config{
-		Key: d.Config.SandboxKey, Collections: collections, Resets: resets, Tx: d.Tx, Clock: d.Clock,
+		Key: d.Config.SandboxKey, Collections: d.collections(), Resets: resets, Tx: d.Tx, Clock: d.Clock,
 		Extra: func(r fiber.Router) {
 			for _, mount := range extra {
 				mount(r)
 			}
 		},
 	})
+}
+
+// collections are every module's sandbox collections, in fixtures order.
+func (d *Deps) collections() []sandboxapi.Collection {
+	var out []sandboxapi.Collection
+	for _, m := range d.Modules {
+		out = append(out, m.Collections...)
+	}
+	return out
 }
 
 // ready checks every backing service and names the ones that are down, one

@@ -16,6 +16,7 @@ import (
 	"github.com/feria/feria/adapters/httpapi/catalogapi"
 	"github.com/feria/feria/adapters/httpapi/compatapi"
 	"github.com/feria/feria/adapters/httpapi/contactsapi"
+	"github.com/feria/feria/adapters/httpapi/controlapi"
 	"github.com/feria/feria/adapters/httpapi/fiscalapi"
 	"github.com/feria/feria/adapters/httpapi/flexapi"
 	"github.com/feria/feria/adapters/httpapi/messagingapi"
@@ -176,6 +177,13 @@ func modules(d *Deps) ([]Module, error) {
 			Routes: func(r fiber.Router) { notifyapi.Routes(r, notifysvc.New(fiscaldb.NewNotifications(d.DB)), d.Auth) },
 		},
 		{Name: "admin", Routes: func(r fiber.Router) { adminRoutes(r, d) }},
+		{
+			// The sandbox's test controls; their middlewares are mounted
+			// by NewHTTP around every module's routes.
+			Name:          "controls",
+			SandboxRoutes: func(r fiber.Router) { controlapi.SandboxRoutes(r, d.Controls) },
+			Reset:         d.Controls,
+		},
 	}
 	for _, m := range rows {
 		if m.OrderObserver != nil {

@@ -79,6 +79,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	}
 	defer d.Queue.Close()
 	defer d.Inspect.Close()
+	defer d.close()
 	if err := d.Clock.Reload(ctx); err != nil {
 		return err
 	}
