@@ -46,6 +46,9 @@ type Config struct {
 	// RateLimits are the rate limits in force until the sandbox sets others
 	// (and again after DELETE /sandbox).
 	RateLimits []control.RateLimit
+	// FixturesFile is a world loaded at start-up, in the shape of POST
+	// /sandbox/fixtures; empty: none.
+	FixturesFile string
 }
 
 // Variable is one environment variable of the binary.
@@ -85,6 +88,7 @@ var Variables = []Variable{
 	{Name: "WORKER_RETRY_DELAY", Unset: "a growing backoff, 15-45 s before the first retry, longer after", Meaning: "a duration (`1s`): the wait before every retry of a failed job, or of one whose worker died, instead (for tests)"},
 	{Name: "WORKER_DELAYED_CHECK", Default: "5s", Meaning: "how often a worker moves retried and scheduled jobs that are due back to their queue"},
 	{Name: "RATE_LIMITS", Unset: "the marketplace's documented limits, listed under Test controls", Meaning: "the default rate limits, as the body of `PUT /sandbox/rate_limits`: `{\"rules\": [{\"method\": \"POST\", \"path\": \"/items/*/compatibilities\", \"per_minute\": 100}]}`; `{\"rules\": []}` for none"},
+	{Name: "FIXTURES_FILE", Unset: "no world is loaded", Meaning: "a JSON file in the shape of `POST /sandbox/fixtures`, loaded whole at start-up (`serve`, `all`) before the API listens; a refused entry stops start-up with a log line naming it"},
 }
 
 // variable returns the declared variable of name; reading an undeclared
@@ -147,6 +151,7 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		AdminKey:    env("ADMIN_KEY"),
 		SMTPURL:     env("SMTP_URL"),
 	}
+	c.FixturesFile = env("FIXTURES_FILE")
 	var err error
 	if c.S3Timeout, err = time.ParseDuration(env("S3_TIMEOUT")); err != nil || c.S3Timeout <= 0 {
 		return c, fmt.Errorf("S3_TIMEOUT: want a positive duration such as 5s, got %q", vals["S3_TIMEOUT"])
@@ -242,6 +247,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Duration("worker_retry_delay", c.WorkerRetryDelay),
 		slog.Duration("worker_delayed_check", c.WorkerDelayedCheck),
 		slog.Int("rate_limits", len(c.RateLimits)),
+		slog.String("fixtures_file", c.FixturesFile),
 	)
 }
 

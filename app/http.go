@@ -2,7 +2,10 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -103,6 +106,32 @@ func (d *Deps) collections() []sandboxapi.Collection {
 		out = append(out, m.Collections...)
 	}
 	return out
+}
+
+// loadFixtures loads the world file of FIXTURES_FILE as POST
+// /sandbox/fixtures would, all or nothing, and logs what it loaded or the
+// entry it refused.
+func loadFixtures(ctx context.Context, d *Deps, path string) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		d.Log.Error("fixtures not loaded", slog.String("file", path), slog.Any("err", err))
+		return fmt.Errorf("FIXTURES_FILE: %w", err)
+	}
+	loaded, err := sandboxapi.Load(ctx, d.Tx, d.collections(), raw)
+	if err != nil {
+		attrs := []any{slog.String("file", path), slog.String("reason", kernel.MessageOf(err))}
+		var e *kernel.Error
+		if errors.As(err, &e) && len(e.Causes) > 0 {
+			attrs = append(attrs, slog.String("entry", e.Causes[0].Code))
+		}
+		if k := kernel.KindOf(err); k == kernel.Internal || k == kernel.Unavailable {
+			attrs = append(attrs, slog.Any("err", err))
+		}
+		d.Log.Error("fixtures refused; nothing of the file was loaded", attrs...)
+		return fmt.Errorf("FIXTURES_FILE: %s refused: %s", path, kernel.MessageOf(err))
+	}
+	d.Log.Info("fixtures loaded", slog.String("file", path), slog.Any("loaded", loaded))
+	return nil
 }
 
 // ready checks every backing service and names the ones that are down, one

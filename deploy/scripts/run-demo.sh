@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # run-demo.sh is `make run`: feria in its embedded mode (SQLite, in-process
-# Redis, files under ./var) on one port, with the demo world loaded through
-# the sandbox API. Ctrl-C stops it.
+# Redis, files under ./var) on one port, with the demo world: feria loads
+# deploy/demo/fixtures.json itself at start-up (FIXTURES_FILE) and refuses
+# to start on a bad entry; the two steps fixtures cannot express follow
+# through the API. Ctrl-C stops it.
 set -euo pipefail
 addr="${1:-:8080}"
 key="${2:-feria-demo-sandbox-key}"
@@ -9,7 +11,8 @@ admin="${3:-feria-demo-admin-key}"
 port="${addr##*:}"
 base="http://127.0.0.1:${port}"
 
-HTTP_ADDR="$addr" SANDBOX_KEY="$key" ADMIN_KEY="$admin" DATA_DIR="${DATA_DIR:-./var}" ./bin/feria all &
+HTTP_ADDR="$addr" SANDBOX_KEY="$key" ADMIN_KEY="$admin" DATA_DIR="${DATA_DIR:-./var}" \
+	FIXTURES_FILE=deploy/demo/fixtures.json ./bin/feria all &
 pid=$!
 trap 'kill -TERM $pid 2>/dev/null; wait $pid' INT TERM
 
@@ -19,18 +22,10 @@ for _ in $(seq 1 50); do
 	sleep 0.2
 done
 
-# The world, through the sandbox API.
-if curl -sf -o /dev/null -X POST -H "X-Sandbox-Key: $key" -H 'Content-Type: application/json' \
-	--data-binary @deploy/demo/fixtures.json "$base/sandbox/fixtures"; then
-	echo "demo world loaded from deploy/demo/fixtures.json"
-else
-	echo "loading the demo world failed:" >&2
-	curl -s -X POST -H "X-Sandbox-Key: $key" -H 'Content-Type: application/json' \
-		--data-binary @deploy/demo/fixtures.json "$base/sandbox/fixtures" >&2 || true
-fi
-# The seller declares the vehicles MLA1100 fits, through the public API as an
+# Compatibilities are no sandbox collection, so they cannot be fixtures: the
+# seller declares the vehicles MLA1100 fits through the public API as an
 # integration would; then a buyer of one of them files a claim (order
-# 2000002), whose snapshot is taken now and confirms that compatibility.
+# 2000002), whose snapshot is taken when it is first stored, so after them.
 curl -sf -o /dev/null -X POST -H 'Authorization: Bearer APP_USR-demo-seller' -H 'Content-Type: application/json' \
 	--data-binary @deploy/demo/compatibilities.json "$base/items/MLA1100/compatibilities" &&
 	curl -sf -o /dev/null -X PUT -H "X-Sandbox-Key: $key" -H 'Content-Type: application/json' \

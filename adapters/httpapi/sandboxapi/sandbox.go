@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -49,10 +50,7 @@ var (
 
 // Mount serves the sandbox under /sandbox.
 func Mount(app *fiber.App, cfg Config) {
-	s := &server{cfg: cfg, byName: map[string]Collection{}}
-	for _, c := range cfg.Collections {
-		s.byName[c.Name] = c
-	}
+	s := &server{cfg: cfg}
 	r := app.Group("/sandbox", httpapi.UseShape(httpapi.ShapeDefault), s.checkKey)
 	r.Delete("/", s.reset)
 	r.Post("/fixtures", s.fixtures)
@@ -92,8 +90,7 @@ func Mount(app *fiber.App, cfg Config) {
 }
 
 type server struct {
-	cfg    Config
-	byName map[string]Collection
+	cfg Config
 }
 
 func (s *server) checkKey(c *fiber.Ctx) error {
@@ -125,23 +122,41 @@ func (s *server) put(c *fiber.Ctx, col Collection) error {
 	return c.JSON(out)
 }
 
-// fixtures applies a whole world in one transaction: every entry is written,
-// then what lives outside the database is applied; any failure rolls the
-// database back and leaves the rest untouched.
+// fixtures applies a whole world in one transaction (Load).
 func (s *server) fixtures(c *fiber.Ctx) error {
-	var body map[string][]json.RawMessage
-	if err := httpapi.BindJSON(c, &body); err != nil {
+	if len(strings.TrimSpace(string(c.Body()))) == 0 {
+		return httpapi.ErrBadBody.With("request body is empty").WithCause("body", "a JSON body is required")
+	}
+	loaded, err := Load(c.UserContext(), s.cfg.Tx, s.cfg.Collections, c.Body())
+	if err != nil {
 		return err
 	}
+	return c.JSON(fiber.Map{"loaded": loaded})
+}
+
+// Load applies a fixtures body (POST /sandbox/fixtures, or the world file
+// read at start-up) in one transaction: every entry is written, in the
+// order of collections, then what lives outside the database is applied;
+// any failure rolls the database back and leaves the rest untouched. The
+// error of a bad entry names its collection and index.
+func Load(ctx context.Context, tx Tx, collections []Collection, raw []byte) (map[string]int, error) {
+	byName := map[string]Collection{}
+	for _, c := range collections {
+		byName[c.Name] = c
+	}
+	var body map[string][]json.RawMessage
+	if err := httpapi.DecodeJSON(raw, &body); err != nil {
+		return nil, err
+	}
 	for name := range body {
-		if _, ok := s.byName[name]; !ok || s.byName[name].Put == nil {
-			return errFixtures.Withf("unknown collection %q", name).WithCause(name, "unknown collection")
+		if _, ok := byName[name]; !ok || byName[name].Put == nil {
+			return nil, errFixtures.Withf("unknown collection %q", name).WithCause(name, "unknown collection")
 		}
 	}
 	loaded := map[string]int{}
-	err := s.cfg.Tx.RunInTx(c.UserContext(), func(ctx context.Context) error {
+	err := tx.RunInTx(ctx, func(ctx context.Context) error {
 		var deferred []Deferred
-		for _, col := range s.cfg.Collections {
+		for _, col := range collections {
 			name := col.Name
 			for i, raw := range body[name] {
 				v, err := putEntry(ctx, col, raw)
@@ -162,9 +177,9 @@ func (s *server) fixtures(c *fiber.Ctx) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return c.JSON(fiber.Map{"loaded": loaded})
+	return loaded, nil
 }
 
 // putEntry takes the id out of a fixtures entry and puts the rest.
