@@ -82,6 +82,9 @@ func TestCallerKey(t *testing.T) {
 	if got := CallerKey(&kernel.Caller{UserID: 123}, "10.0.0.1"); got != "user:123" {
 		t.Errorf("user caller: %q", got)
 	}
+	if got := CallerKey(&kernel.Caller{UserID: 123, AppID: 789}, "10.0.0.1"); got != "app:789" {
+		t.Errorf("application's token: %q", got)
+	}
 	if got := CallerKey(nil, "10.0.0.1"); got != "addr:10.0.0.1" {
 		t.Errorf("no caller: %q", got)
 	}

@@ -108,7 +108,10 @@ func isAccessToken(name string) bool {
 // it has one, else the token's user, else (no token, or an invalid one)
 // the client address.
 func CallerKey(caller *kernel.Caller, addr string) string {
-	if caller != nil {
+	switch {
+	case caller != nil && caller.AppID != 0:
+		return "app:" + strconv.FormatInt(caller.AppID, 10)
+	case caller != nil:
 		return "user:" + strconv.FormatInt(caller.UserID, 10)
 	}
 	return "addr:" + addr
