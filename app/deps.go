@@ -62,13 +62,13 @@ func (d *Deps) close() {
 }
 
 // controlRedis is the controls' client: on every public request's path,
-// so it fails fast (no retry, a quarter second at most) and the request
+// so it fails fast (one dial, no retry, a quarter second at most) and the request
 // goes on without the controls rather than waiting on an unreachable
 // Redis.
 func controlRedis(o *redis.Options) *redis.Client {
 	const quick = 250 * time.Millisecond
 	return redis.NewClient(&redis.Options{Network: o.Network, Addr: o.Addr, Username: o.Username, Password: o.Password,
-		DB: o.DB, TLSConfig: o.TLSConfig, Protocol: o.Protocol, MaxRetries: -1,
+		DB: o.DB, TLSConfig: o.TLSConfig, Protocol: o.Protocol, MaxRetries: -1, DialerRetries: 1,
 		DialTimeout: quick, ReadTimeout: quick, WriteTimeout: quick, PoolTimeout: quick})
 }
 

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/feria/feria/adapters/blobstore/fsblob"
 	"github.com/feria/feria/adapters/blobstore/s3blob"
 	"github.com/feria/feria/app"
@@ -97,6 +99,27 @@ func NewConfigured(t testing.TB, be Backend, configure func(*Config)) *App {
 	}
 	t.Cleanup(in.Close)
 	return &App{Instance: in, t: t}
+}
+
+// Twin is another instance of the service on the same database, Redis
+// (through a client of its own) and file store, as a second process behind
+// a load balancer would be: for tests of state every instance must share.
+func (a *App) Twin() *App {
+	a.t.Helper()
+	o := a.Deps.Redis.Options()
+	rdb := redis.NewClient(&redis.Options{Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB})
+	a.t.Cleanup(func() { rdb.Close() })
+	in, err := app.NewInstance(a.Deps.Config, a.Deps.Log, a.Deps.DB, rdb, a.Deps.Blobs)
+	if err != nil {
+		a.t.Fatalf("apptest: twin: %v", err)
+	}
+	a.t.Cleanup(in.Close)
+	// A process reads the sandbox clock another froze at start-up (and
+	// every second after, which tests do not wait for).
+	if err := in.Deps.Clock.Reload(context.Background()); err != nil {
+		a.t.Fatalf("apptest: twin: %v", err)
+	}
+	return &App{Instance: in, t: a.t}
 }
 
 // SetT binds an App built by hand (app.NewInstance) to a test.

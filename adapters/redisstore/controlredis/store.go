@@ -22,8 +22,21 @@ import (
 
 	"github.com/feria/feria/adapters/redisstore"
 	"github.com/feria/feria/core/control"
+	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/ports/controlport"
 )
+
+// ErrUnavailable is what the sandbox's calls on the controls answer while
+// Redis cannot be reached (the public requests go on without them).
+var ErrUnavailable = kernel.E(kernel.Unavailable, "service_unavailable", "the sandbox's test controls are unavailable (Redis), retry later")
+
+// translate turns a connection failure into ErrUnavailable.
+func translate(err error) error {
+	if err = redisstore.Translate(err); kernel.KindOf(err) == kernel.Unavailable {
+		return ErrUnavailable.Wrap(err)
+	}
+	return err
+}
 
 // DefaultPrefix is the prefix of every key of the controls.
 const DefaultPrefix = "feria:control:"
@@ -63,7 +76,7 @@ func NewRules(rdb redis.UniversalClient, prefix string) *Rules {
 func (r *Rules) Current(ctx context.Context) (controlport.Snapshot, error) {
 	ver, err := r.rdb.Get(ctx, r.k.ver).Result()
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return controlport.Snapshot{}, redisstore.Translate(err)
+		return controlport.Snapshot{}, translate(err)
 	}
 	r.mu.Lock()
 	if r.ver != "" && r.ver == ver {
@@ -86,7 +99,7 @@ func (r *Rules) reload(ctx context.Context) (controlport.Snapshot, error) {
 		return nil
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return controlport.Snapshot{}, redisstore.Translate(err)
+		return controlport.Snapshot{}, translate(err)
 	}
 	var s controlport.Snapshot
 	if s.Faults, err = decodeFaults(faults.Val(), nil); err != nil {
@@ -130,7 +143,7 @@ func decodeFaults(raw, used map[string]string) ([]control.Fault, error) {
 func (r *Rules) AddFault(ctx context.Context, f control.Fault) (control.Fault, error) {
 	id, err := r.rdb.Incr(ctx, r.k.seq).Result()
 	if err != nil {
-		return f, redisstore.Translate(err)
+		return f, translate(err)
 	}
 	f.ID, f.Used = id, 0
 	raw, err := json.Marshal(f)
@@ -145,7 +158,7 @@ func (r *Rules) AddFault(ctx context.Context, f control.Fault) (control.Fault, e
 		p.Incr(ctx, r.k.ver)
 		return nil
 	})
-	return f, redisstore.Translate(err)
+	return f, translate(err)
 }
 
 // Faults reads the rules and their uses.
@@ -157,7 +170,7 @@ func (r *Rules) Faults(ctx context.Context) ([]control.Fault, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, redisstore.Translate(err)
+		return nil, translate(err)
 	}
 	return decodeFaults(faults.Val(), used.Val())
 }
@@ -173,7 +186,7 @@ func (r *Rules) DeleteFault(ctx context.Context, id int64) (bool, error) {
 		return nil
 	})
 	if err != nil {
-		return false, redisstore.Translate(err)
+		return false, translate(err)
 	}
 	return del.Val() == 1, nil
 }
@@ -184,7 +197,7 @@ func (r *Rules) DeleteFaults(ctx context.Context) error {
 		p.Incr(ctx, r.k.ver)
 		return nil
 	})
-	return redisstore.Translate(err)
+	return translate(err)
 }
 
 // useScript counts a use of rule ARGV[1] if it still exists; with its
@@ -208,7 +221,7 @@ return 1
 func (r *Rules) UseFault(ctx context.Context, id int64) (bool, error) {
 	n, err := useScript.Run(ctx, r.rdb, []string{r.k.faults, r.k.used, r.k.times, r.k.ver}, id).Int()
 	if err != nil {
-		return false, redisstore.Translate(err)
+		return false, translate(err)
 	}
 	return n == 1, nil
 }
@@ -227,7 +240,7 @@ func (r *Rules) SetLimits(ctx context.Context, limits []control.RateLimit) error
 		p.Incr(ctx, r.k.ver)
 		return nil
 	})
-	return redisstore.Translate(err)
+	return translate(err)
 }
 
 // Reset removes the rules and the limits set; ids keep growing, so that a
@@ -239,7 +252,7 @@ func (r *Rules) Reset(ctx context.Context) error {
 		p.Incr(ctx, r.k.ver)
 		return nil
 	})
-	return redisstore.Translate(err)
+	return translate(err)
 }
 
 // Limiter implements controlport.Limiter with go-redis/redis_rate: GCRA in
@@ -260,7 +273,7 @@ func NewLimiter(rdb *redis.Client, prefix string) *Limiter {
 func (l *Limiter) Allow(ctx context.Context, key string, perMinute int) (control.Verdict, error) {
 	res, err := l.l.Allow(ctx, l.prefix+key, redis_rate.PerMinute(perMinute))
 	if err != nil {
-		return control.Verdict{}, redisstore.Translate(err)
+		return control.Verdict{}, translate(err)
 	}
 	v := control.Verdict{Allowed: res.Allowed > 0}
 	if !v.Allowed {
@@ -296,13 +309,13 @@ func (j *Journal) Append(ctx context.Context, e control.Entry) error {
 		p.LTrim(ctx, j.key, 0, control.JournalSize-1)
 		return nil
 	})
-	return redisstore.Translate(err)
+	return translate(err)
 }
 
 func (j *Journal) List(ctx context.Context) ([]control.Entry, error) {
 	raws, err := j.rdb.LRange(ctx, j.key, 0, control.JournalSize-1).Result()
 	if err != nil {
-		return nil, redisstore.Translate(err)
+		return nil, translate(err)
 	}
 	out := make([]control.Entry, 0, len(raws))
 	for _, raw := range raws {
@@ -316,5 +329,5 @@ func (j *Journal) List(ctx context.Context) ([]control.Entry, error) {
 }
 
 func (j *Journal) Reset(ctx context.Context) error {
-	return redisstore.Translate(j.rdb.Del(ctx, j.key).Err())
+	return translate(j.rdb.Del(ctx, j.key).Err())
 }

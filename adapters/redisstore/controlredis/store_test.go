@@ -1,13 +1,17 @@
 package controlredis_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/feria/feria/adapters/redisstore/controlredis"
+	"github.com/feria/feria/core/control"
 	"github.com/feria/feria/ports/controlport"
 	"github.com/feria/feria/ports/controlport/controlporttest"
 	"github.com/feria/feria/test/testenv"
@@ -69,4 +73,32 @@ func TestJournal(t *testing.T) {
 // twin is another client of the same database, as another instance has.
 func twin(rdb *redis.Client) *redis.Client {
 	return redis.NewClient(&redis.Options{Addr: rdb.Options().Addr, DB: rdb.Options().DB})
+}
+
+// While Redis cannot be reached every call fails at once with
+// ErrUnavailable (a 503 on the sandbox's calls; the middleware steps aside).
+func TestRedisDown(t *testing.T) {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+	defer rdb.Close()
+	ctx := context.Background()
+	rules, limiter, journal := controlredis.NewRules(rdb, "x:"), controlredis.NewLimiter(rdb, "x:"), controlredis.NewJournal(rdb, "x:")
+	calls := map[string]func() error{
+		"Current":      func() error { _, err := rules.Current(ctx); return err },
+		"AddFault":     func() error { _, err := rules.AddFault(ctx, control.Fault{Path: "/a"}); return err },
+		"Faults":       func() error { _, err := rules.Faults(ctx); return err },
+		"DeleteFault":  func() error { _, err := rules.DeleteFault(ctx, 1); return err },
+		"DeleteFaults": func() error { return rules.DeleteFaults(ctx) },
+		"UseFault":     func() error { _, err := rules.UseFault(ctx, 1); return err },
+		"SetLimits":    func() error { return rules.SetLimits(ctx, nil) },
+		"Reset":        func() error { return rules.Reset(ctx) },
+		"Allow":        func() error { _, err := limiter.Allow(ctx, "k", 1); return err },
+		"Append":       func() error { return journal.Append(ctx, control.Entry{}) },
+		"List":         func() error { _, err := journal.List(ctx); return err },
+		"JournalReset": func() error { return journal.Reset(ctx) },
+	}
+	for name, call := range calls {
+		if err := call(); !errors.Is(err, controlredis.ErrUnavailable) {
+			t.Errorf("%s: %v, want ErrUnavailable", name, err)
+		}
+	}
 }
