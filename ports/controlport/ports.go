@@ -57,9 +57,9 @@ type Snapshot struct {
 	// since the last reset, and the defaults apply.
 	Limits    []control.RateLimit
 	LimitsSet bool
-	// Generation changes whenever the limits are replaced or reset: counts
-	// are kept per generation, so a change starts every count afresh.
-	Generation int64
+	// Generation names the limits set: a replacement is a new generation,
+	// and counts are kept per generation, so it starts every count afresh.
+	Generation string
 }
 
 // Rules keeps the fault rules and the rate limits, shared by every
@@ -82,7 +82,7 @@ type Rules interface {
 	// SetLimits replaces the rate limits (a new generation).
 	SetLimits(ctx context.Context, limits []control.RateLimit) error
 	// Reset removes every fault rule and the limits set (the defaults apply
-	// again, in a new generation).
+	// again); the counts are the Limiter's to forget.
 	Reset(ctx context.Context) error
 }
 
@@ -92,6 +92,8 @@ type Limiter interface {
 	// any 60 seconds (a burst of perMinute allowed); a refused request is
 	// not counted.
 	Allow(ctx context.Context, key string, perMinute int) (control.Verdict, error)
+	// Reset forgets every count.
+	Reset(ctx context.Context) error
 }
 
 // Journal keeps the last control.JournalSize public requests, shared by

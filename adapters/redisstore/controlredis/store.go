@@ -1,10 +1,11 @@
 // Package controlredis keeps the sandbox's test controls in Redis, so that
 // every instance of the service sees the same fault rules, rate limits,
-// counts and journal: rules as a hash and a version key that every change
-// bumps (each process keeps the rules it read and re-reads them only when
-// the version moved: one GET per request), rate limits counted by
-// go-redis/redis_rate (GCRA), and the journal as a capped list written with
-// one pipelined LPUSH+LTRIM.
+// counts and journal: rules as a hash beside a version key that every
+// change sets to a value never used before (each process keeps the rules it
+// read and re-reads them only when the version differs: one GET per
+// request; no version at all means no rule, as after a reset), rate limits
+// counted by go-redis/redis_rate (GCRA), and the journal as a capped list
+// written with one pipelined LPUSH+LTRIM.
 package controlredis
 
 import (
@@ -15,9 +16,11 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/go-redis/redis_rate/v10"
+	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/feria/feria/adapters/redisstore"
@@ -59,9 +62,15 @@ type Rules struct {
 	k   keys
 
 	mu     sync.Mutex
-	ver    string // the version the cached snapshot was read at; "" none
+	read   bool   // a snapshot is cached
+	ver    string // the version it was read at ("": no version key, no rule)
 	cached controlport.Snapshot
 }
+
+// newVersion is a version no change ever had: with a counter, a reset
+// (which deletes it) would let a later change reuse a version that a
+// process still holds with older rules.
+func newVersion() string { return uuid.NewString() }
 
 var _ controlport.Rules = (*Rules)(nil)
 
@@ -79,7 +88,7 @@ func (r *Rules) Current(ctx context.Context) (controlport.Snapshot, error) {
 		return controlport.Snapshot{}, translate(err)
 	}
 	r.mu.Lock()
-	if r.ver != "" && r.ver == ver {
+	if r.read && r.ver == ver {
 		s := r.cached
 		r.mu.Unlock()
 		return s, nil
@@ -111,13 +120,9 @@ func (r *Rules) reload(ctx context.Context) (controlport.Snapshot, error) {
 			return s, fmt.Errorf("controlredis: stored limits: %w", err)
 		}
 	}
-	s.Generation, _ = strconv.ParseInt(gen.Val(), 10, 64)
-	v := ver.Val()
-	if v == "" {
-		v = "0" // never changed: cached under a version GET reads as missing
-	}
+	s.Generation = gen.Val()
 	r.mu.Lock()
-	r.ver, r.cached = v, s
+	r.read, r.ver, r.cached = true, ver.Val(), s
 	r.mu.Unlock()
 	return s, nil
 }
@@ -155,7 +160,7 @@ func (r *Rules) AddFault(ctx context.Context, f control.Fault) (control.Fault, e
 		if f.Times != nil {
 			p.HSet(ctx, r.k.times, strconv.FormatInt(id, 10), *f.Times)
 		}
-		p.Incr(ctx, r.k.ver)
+		p.Set(ctx, r.k.ver, newVersion(), 0)
 		return nil
 	})
 	return f, translate(err)
@@ -182,7 +187,7 @@ func (r *Rules) DeleteFault(ctx context.Context, id int64) (bool, error) {
 		del = p.HDel(ctx, r.k.faults, field)
 		p.HDel(ctx, r.k.used, field)
 		p.HDel(ctx, r.k.times, field)
-		p.Incr(ctx, r.k.ver)
+		p.Set(ctx, r.k.ver, newVersion(), 0)
 		return nil
 	})
 	if err != nil {
@@ -194,15 +199,15 @@ func (r *Rules) DeleteFault(ctx context.Context, id int64) (bool, error) {
 func (r *Rules) DeleteFaults(ctx context.Context) error {
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.Del(ctx, r.k.faults, r.k.used, r.k.times)
-		p.Incr(ctx, r.k.ver)
+		p.Set(ctx, r.k.ver, newVersion(), 0)
 		return nil
 	})
 	return translate(err)
 }
 
 // useScript counts a use of rule ARGV[1] if it still exists; with its
-// last use (its times, when it has one) it removes the rule and bumps the
-// version. One script, so that two instances never both take the last use.
+// last use (its times, when it has one) it removes the rule and sets a new
+// version (ARGV[2]). One script, so that two instances never both take the last use.
 // KEYS: the rules, their uses, their times, the version.
 var useScript = redis.NewScript(`
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
@@ -212,14 +217,14 @@ if times > 0 and used >= times then
   redis.call('HDEL', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
   redis.call('HDEL', KEYS[3], ARGV[1])
-  redis.call('INCR', KEYS[4])
+  redis.call('SET', KEYS[4], ARGV[2])
 end
 return 1
 `)
 
 // UseFault takes one use of a rule: one script call.
 func (r *Rules) UseFault(ctx context.Context, id int64) (bool, error) {
-	n, err := useScript.Run(ctx, r.rdb, []string{r.k.faults, r.k.used, r.k.times, r.k.ver}, id).Int()
+	n, err := useScript.Run(ctx, r.rdb, []string{r.k.faults, r.k.used, r.k.times, r.k.ver}, id, newVersion()).Int()
 	if err != nil {
 		return false, translate(err)
 	}
@@ -236,20 +241,18 @@ func (r *Rules) SetLimits(ctx context.Context, limits []control.RateLimit) error
 	}
 	_, err = r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.Set(ctx, r.k.limits, raw, 0)
-		p.Incr(ctx, r.k.gen)
-		p.Incr(ctx, r.k.ver)
+		p.Set(ctx, r.k.gen, newVersion(), 0)
+		p.Set(ctx, r.k.ver, newVersion(), 0)
 		return nil
 	})
 	return translate(err)
 }
 
-// Reset removes the rules and the limits set; ids keep growing, so that a
-// metric or a log line naming a rule never names two.
+// Reset removes the rules, the limits set and the version in one MULTI:
+// no version is no rule, and ids start at 1 again.
 func (r *Rules) Reset(ctx context.Context) error {
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.Del(ctx, r.k.faults, r.k.used, r.k.times, r.k.limits)
-		p.Incr(ctx, r.k.gen)
-		p.Incr(ctx, r.k.ver)
+		p.Del(ctx, r.k.faults, r.k.used, r.k.times, r.k.seq, r.k.limits, r.k.gen, r.k.ver)
 		return nil
 	})
 	return translate(err)
@@ -260,6 +263,7 @@ func (r *Rules) Reset(ctx context.Context) error {
 // their own and agree on every count.
 type Limiter struct {
 	l      *redis_rate.Limiter
+	rdb    redis.UniversalClient
 	prefix string
 }
 
@@ -267,7 +271,46 @@ var _ controlport.Limiter = (*Limiter)(nil)
 
 // NewLimiter counts under prefix (redis_rate adds "rate:" in front).
 func NewLimiter(rdb *redis.Client, prefix string) *Limiter {
-	return &Limiter{l: redis_rate.NewLimiter(rdb), prefix: keysOf(prefix).limiter}
+	return &Limiter{l: redis_rate.NewLimiter(rdb), rdb: rdb, prefix: keysOf(prefix).limiter}
+}
+
+// Reset deletes every count of the prefix.
+func (l *Limiter) Reset(ctx context.Context) error {
+	return translate(unlinkMatching(ctx, l.rdb, "rate:"+l.prefix))
+}
+
+// unlinkMatching deletes every key starting with prefix.
+func unlinkMatching(ctx context.Context, rdb redis.UniversalClient, prefix string) error {
+	var cursor uint64
+	match := globEscape(prefix) + "*"
+	for {
+		keys, next, err := rdb.Scan(ctx, cursor, match, 1000).Result()
+		if err != nil {
+			return err
+		}
+		if len(keys) > 0 {
+			if err := rdb.Unlink(ctx, keys...).Err(); err != nil {
+				return err
+			}
+		}
+		if next == 0 {
+			return nil
+		}
+		cursor = next
+	}
+}
+
+// globEscape makes a prefix match itself literally in SCAN MATCH.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '*', '?', '[', ']', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func (l *Limiter) Allow(ctx context.Context, key string, perMinute int) (control.Verdict, error) {

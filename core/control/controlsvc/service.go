@@ -122,7 +122,7 @@ func (s *Service) Allow(ctx context.Context, rules controlport.Snapshot, method,
 	rule := limits[i]
 	// The rule's index and size name its count: rules are replaced whole,
 	// and a replacement is a new generation anyway.
-	key := fmt.Sprintf("%d:%d:%d:%s", rules.Generation, i, rule.PerMinute, caller())
+	key := fmt.Sprintf("%s:%d:%d:%s", rules.Generation, i, rule.PerMinute, caller())
 	v, err := s.limiter.Allow(ctx, key, rule.PerMinute)
 	return controlport.Limited{Verdict: v, Rule: &rule}, err
 }
@@ -138,6 +138,9 @@ func (s *Service) Record(ctx context.Context, e control.Entry) error { return s.
 
 func (s *Service) Reset(ctx context.Context) error {
 	if err := s.rules.Reset(ctx); err != nil {
+		return err
+	}
+	if err := s.limiter.Reset(ctx); err != nil {
 		return err
 	}
 	return s.journal.Reset(ctx)

@@ -6,6 +6,7 @@ package controlporttest
 import (
 	"context"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -20,7 +21,7 @@ type Rules struct {
 	faults []control.Fault
 	limits []control.RateLimit
 	set    bool
-	gen    int64
+	gen    int
 }
 
 var _ controlport.Rules = (*Rules)(nil)
@@ -31,7 +32,7 @@ func NewRules() *Rules { return &Rules{} }
 func (r *Rules) Current(context.Context) (controlport.Snapshot, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return controlport.Snapshot{Faults: slices.Clone(r.faults), Limits: slices.Clone(r.limits), LimitsSet: r.set, Generation: r.gen}, nil
+	return controlport.Snapshot{Faults: slices.Clone(r.faults), Limits: slices.Clone(r.limits), LimitsSet: r.set, Generation: strconv.Itoa(r.gen)}, nil
 }
 
 func (r *Rules) AddFault(_ context.Context, f control.Fault) (control.Fault, error) {
@@ -89,7 +90,7 @@ func (r *Rules) SetLimits(_ context.Context, limits []control.RateLimit) error {
 func (r *Rules) Reset(context.Context) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.faults, r.limits, r.set = nil, nil, false
+	r.faults, r.limits, r.set, r.seq = nil, nil, false, 0
 	r.gen++
 	return nil
 }
@@ -120,6 +121,13 @@ func (l *Limiter) Allow(_ context.Context, key string, perMinute int) (control.V
 	}
 	l.allowed[key] = append(kept, now)
 	return control.Verdict{Allowed: true}, nil
+}
+
+func (l *Limiter) Reset(context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.allowed = map[string][]time.Time{}
+	return nil
 }
 
 // Journal is controlport.Journal in memory.

@@ -184,7 +184,7 @@ func TestRules(t *testing.T, open func(t *testing.T) controlport.Rules, twin fun
 		}
 		s1 := current(t, other(t, r))
 		if !s1.LimitsSet || js(s1.Limits) != js(limits) || s1.Generation == s0.Generation {
-			t.Errorf("after SetLimits: %s (generation before %d)", js(s1), s0.Generation)
+			t.Errorf("after SetLimits: %s (generation before %q)", js(s1), s0.Generation)
 		}
 		if err := r.SetLimits(ctx, nil); err != nil {
 			t.Fatal(err)
@@ -195,7 +195,7 @@ func TestRules(t *testing.T, open func(t *testing.T) controlport.Rules, twin fun
 		}
 		add(t, r, control.Fault{Path: "/a", Probability: 1})
 		if s3 := current(t, r); s3.Generation != s2.Generation {
-			t.Errorf("a fault rule changed the limits' generation: %d → %d", s2.Generation, s3.Generation)
+			t.Errorf("a fault rule changed the limits' generation: %q → %q", s2.Generation, s3.Generation)
 		}
 		if err := r.Reset(ctx); err != nil {
 			t.Fatal(err)
@@ -203,6 +203,28 @@ func TestRules(t *testing.T, open func(t *testing.T) controlport.Rules, twin fun
 		s4 := current(t, other(t, r))
 		if s4.LimitsSet || len(s4.Limits) != 0 || len(s4.Faults) != 0 || s4.Generation == s2.Generation {
 			t.Errorf("after Reset: %s", js(s4))
+		}
+		if err := r.SetLimits(ctx, limits); err != nil {
+			t.Fatal(err)
+		}
+		if s5 := current(t, r); s5.Generation == s1.Generation || s5.Generation == s4.Generation {
+			t.Errorf("a generation was reused after a reset: %q", s5.Generation)
+		}
+	})
+
+	t.Run("a change after a reset is seen by an instance that read the rules before it", func(t *testing.T) {
+		r := open(t)
+		r2 := other(t, r)
+		add(t, r, control.Fault{Path: "/a", Probability: 1})
+		if got := current(t, r2).Faults; len(got) != 1 {
+			t.Fatalf("before: %v", got)
+		}
+		if err := r.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		b := add(t, r, control.Fault{Path: "/b", Probability: 1})
+		if got := current(t, r2).Faults; len(got) != 1 || got[0].ID != b.ID || got[0].Path != "/b" {
+			t.Errorf("after reset and add: %s", js(got))
 		}
 	})
 }
@@ -255,6 +277,18 @@ func TestLimiter(t *testing.T, open func(t *testing.T) (a, b controlport.Limiter
 		wg.Wait()
 		if allowed.Load() != n {
 			t.Errorf("%d allowed, want %d", allowed.Load(), n)
+		}
+	})
+	t.Run("reset forgets every count", func(t *testing.T) {
+		a, b := open(t)
+		if v, _ := a.Allow(ctx, "r", 1); !v.Allowed {
+			t.Fatal("first refused")
+		}
+		if err := b.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := a.Allow(ctx, "r", 1); !v.Allowed {
+			t.Error("refused after the reset")
 		}
 	})
 	t.Run("one per minute", func(t *testing.T) {
