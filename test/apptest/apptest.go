@@ -101,6 +101,30 @@ func NewConfigured(t testing.TB, be Backend, configure func(*Config)) *App {
 	return &App{Instance: in, t: t}
 }
 
+// NewOnRedis wires feria on SQLite and files of the test's own and on rdb,
+// a Redis the test controls (one it stops, say).
+func NewOnRedis(t testing.TB, rdb *redis.Client) *App {
+	t.Helper()
+	blobs, err := fsblob.New(t.TempDir())
+	if err != nil {
+		t.Fatalf("apptest: blobs: %v", err)
+	}
+	cfg, err := app.LoadConfig(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.SandboxKey = SandboxKey
+	cfg.ShutdownTimeout = 5 * time.Second
+	recordValues(cfg.SandboxKey)
+	log := slog.New(scanned(slog.NewJSONHandler(io.Discard, nil)))
+	in, err := app.NewInstance(cfg, log, testenv.SQLite(t), rdb, blobs)
+	if err != nil {
+		t.Fatalf("apptest: %v", err)
+	}
+	t.Cleanup(in.Close)
+	return &App{Instance: in, t: t}
+}
+
 // Twin is another instance of the service on the same database, Redis
 // (through a client of its own) and file store, as a second process behind
 // a load balancer would be: for tests of state every instance must share.

@@ -3,8 +3,6 @@ package controlapi_test
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"os/exec"
 	"sync"
@@ -15,10 +13,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/feria/feria/adapters/blobstore/fsblob"
-	"github.com/feria/feria/app"
 	"github.com/feria/feria/test/apptest"
-	"github.com/feria/feria/test/testenv"
 )
 
 // Two instances of the service on one Redis: a rule posted to one applies
@@ -154,18 +149,7 @@ func TestRedisDown(t *testing.T) {
 			addr, stop, restart := c.start(t)
 			rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond})
 			defer rdb.Close()
-			cfg, err := app.LoadConfig(func(string) string { return "" })
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfg.SandboxKey = apptest.SandboxKey
-			in, err := app.NewInstance(cfg, discard(), testenv.SQLite(t), rdb, blobs(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer in.Close()
-			a := &apptest.App{Instance: in}
-			a.SetT(t)
+			a := apptest.NewOnRedis(t, rdb)
 			a.MustLoad(apptest.World())
 			a.Sandbox("PUT", "/rate_limits", `{"rules": [{"method": "GET", "path": "/items/*", "per_minute": 1}]}`).OK(t, 200)
 			fault(t, a, `{"path": "/users/*/items/search", "status": 503}`)
@@ -195,15 +179,4 @@ func TestRedisDown(t *testing.T) {
 			}
 		})
 	}
-}
-
-func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
-
-func blobs(t *testing.T) *fsblob.Store {
-	t.Helper()
-	b, err := fsblob.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
