@@ -46,6 +46,10 @@ type Config struct {
 	// RateLimits are the rate limits in force until the sandbox sets others
 	// (and again after DELETE /sandbox).
 	RateLimits []control.RateLimit
+	// NoJournal and NoGuard leave the sandbox's test-control middlewares
+	// out (the journal; faults and rate limits); not environment variables:
+	// the controls' load run measures what they cost.
+	NoJournal, NoGuard bool
 	// FixturesFile is a world loaded at start-up, in the shape of POST
 	// /sandbox/fixtures; empty: none.
 	FixturesFile string

@@ -151,6 +151,20 @@ func TestFaultTimesAndProbability(t *testing.T) {
 		if len(list.Faults) != 2 || list.Faults[0].ID != never || list.Faults[0].Used != 0 || list.Faults[1].ID != always || list.Faults[1].Used != 10 {
 			t.Errorf("faults after 10 requests each: %+v", list.Faults)
 		}
+
+		// The metric counts each rule's answers.
+		metrics := string(a.Do("GET", "/metrics", nil).Body)
+		for _, want := range []string{
+			fmt.Sprintf(`feria_sandbox_faults_total{fault_id="%d",method="GET",path="/items/*",status="503"} 2`, id),
+			fmt.Sprintf(`feria_sandbox_faults_total{fault_id="%d",method="any",path="/categories/*/shipping_preferences",status="502"} 10`, always),
+		} {
+			if !strings.Contains(metrics, want) {
+				t.Errorf("/metrics lacks %s", want)
+			}
+		}
+		if strings.Contains(metrics, fmt.Sprintf(`fault_id="%d"`, never)) {
+			t.Errorf("/metrics counts the rule of probability 0")
+		}
 	})
 }
 

@@ -3,6 +3,7 @@ package controlapi_test
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,6 +81,10 @@ func TestRateLimitsPerCaller(t *testing.T) {
 		refused(t, a.Do("GET", "/items/MLA1100/contacts/questions?date_from=2026-11-01&date_to=2026-11-02", nil))
 		// Other paths are not limited by these rules.
 		a.Do("GET", "/categories/MLA1747/shipping_preferences", nil).OK(t, 200)
+		metrics := string(a.Do("GET", "/metrics", nil).Body)
+		if want := `feria_rate_limited_total{method="GET",path="/users/*/items/search"} 5`; !strings.Contains(metrics, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
 	})
 }
 
