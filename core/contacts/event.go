@@ -109,6 +109,10 @@ func CheckQuestionText(text string) (string, error) {
 	if t == "" {
 		return "", ErrBadRequest.With("text is required: the question must not be empty")
 	}
+	if !utf8.ValidString(t) || strings.ContainsRune(t, 0) {
+		// The HTTP layer refuses these first; the rule holds for any caller.
+		return "", ErrBadRequest.With("text must be valid UTF-8 without NUL characters")
+	}
 	if n := utf8.RuneCountInString(t); n > MaxQuestionText {
 		return "", ErrBadRequest.Withf("text is %d characters long; at most %d are allowed", n, MaxQuestionText)
 	}
