@@ -23,7 +23,11 @@ RUN_ADDR ?= :8080
 SANDBOX_KEY ?= feria-demo-sandbox-key
 ADMIN_KEY ?= feria-demo-admin-key
 
-.PHONY: build run test test-short bench services vet fmt clean
+# `make fuzz`: how long each fuzz target runs (`make test` runs each for
+# 1000 inputs).
+FUZZTIME ?= 30s
+
+.PHONY: build run test test-short fuzz bench services vet fmt clean
 
 build:
 	$(GO) build -o bin/feria ./cmd/feria
@@ -39,6 +43,9 @@ test:
 
 test-short:
 	@bash deploy/scripts/test-short.sh
+
+fuzz:
+	@bash deploy/scripts/fuzz.sh "$(FUZZTIME)"
 
 bench: services
 	@bash deploy/scripts/bench.sh

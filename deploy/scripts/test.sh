@@ -41,10 +41,15 @@ if [ -n "$unformatted" ]; then
 fi
 # The secret scan's directory (deploy/scripts/secret-scan.sh).
 export TEST_SECRETS_DIR="$(mktemp -d "${TMPDIR:-/tmp}/feria-secrets-XXXXXX")"
-echo "$GO test -v -count=1 ./... > $log"
-"$GO" test -v -count=1 -timeout 40m ./... >"$log" 2>&1
+# One run, with the race detector: every package's tests are the race
+# tests too (issue 10), rather than a second pass.
+echo "$GO test -race -v -count=1 ./... > $log"
+"$GO" test -race -v -count=1 -timeout 40m ./... >"$log" 2>&1
 bash deploy/scripts/test-summary.sh "$log" $?
 status=$?
+# Every fuzz target for a fixed count of inputs beyond its seed corpus
+# (the seeds ran above as tests); `make fuzz` runs them longer.
+bash deploy/scripts/fuzz.sh 1000x || status=1
 bash deploy/scripts/secret-scan.sh "$TEST_SECRETS_DIR" "$log" || status=1
 rm -rf "$TEST_SECRETS_DIR"
 exit "$status"

@@ -1,0 +1,135 @@
+// Package authz holds the authorization matrix of issue 10: every route of
+// the router, classified by who may call it, called by every kind of caller
+// through both token carriers.
+package authz
+
+// Who may call a route.
+const (
+	public   = iota // no token needed; a sent token is not checked
+	optional        // no token needed; a sent token must be valid (401)
+	token           // a valid token of one of may
+	own             // its own credentials (OAuth client and refresh token)
+)
+
+// The users of the world: the demo world's seller, buyer and brand user, a
+// seller of the same site and a user who is neither.
+const (
+	seller = "seller"
+	other  = "other"
+	buyer  = "buyer"
+	nobody = "nobody"
+)
+
+var tokens = map[string]string{seller: "APP_USR-demo-seller", other: "APP_USR-authz-other", buyer: "APP_USR-demo-buyer", nobody: "APP_USR-authz-nobody"}
+
+var everyone = []string{seller, other, buyer, nobody}
+
+// row is one route of the matrix.
+type row struct {
+	route  string // "METHOD template" as the router has it
+	access int
+	path   string // with {compat} and {doc} filled in at run time
+	body   any    // JSON, or upload for a multipart PDF
+	may    []string
+	last   bool // changes what other rows read: runs after them
+}
+
+type upload struct{}
+
+// rows is the matrix: one row per route of the public API. Ids of the
+// seller's resources appear in paths, queries and bodies; a route that
+// takes them from a body or a query is called with them there.
+var rows = []row{
+	// Platform.
+	{route: "GET /health/live", path: "/health/live"},
+	{route: "GET /health/ready", path: "/health/ready"},
+	{route: "GET /metrics", path: "/metrics"},
+	{route: "POST /oauth/token", access: own, path: "/oauth/token"},
+
+	// Catalog.
+	{route: "GET /items/:item_id", path: "/items/MLA1100"},
+	{route: "PUT /items", path: "/items?ids=MLA1100,MLA1101&attributes=status"},
+	{route: "GET /users/:seller_id/items/search", access: token, path: "/users/123/items/search", may: []string{seller}},
+
+	// A. Contacts.
+	{route: "GET /items/:item_id/contacts/questions", path: "/items/MLA1100/contacts/questions?date_from=2026-11-01T00:00:00Z&date_to=2026-11-30T00:00:00Z"},
+	{route: "GET /items/:item_id/contacts/questions/time_window", path: "/items/MLA1100/contacts/questions/time_window?last=7&unit=day&ending=2026-11-22T00:00:00Z"},
+	{route: "GET /items/contacts/questions/time_window", path: "/items/contacts/questions/time_window?ids=MLA1100,MLA1101&last=7&unit=day"},
+	{route: "GET /items/:item_id/contacts/phone_views", path: "/items/MLA1100/contacts/phone_views?date_from=2026-11-01T00:00:00Z&date_to=2026-11-30T00:00:00Z"},
+	{route: "GET /items/:item_id/contacts/phone_views/time_window", path: "/items/MLA1100/contacts/phone_views/time_window?last=7&unit=day"},
+	{route: "GET /items/contacts/phone_views/time_window", path: "/items/contacts/phone_views/time_window?ids=MLA1100&last=7&unit=day"},
+	{route: "GET /items/:item_id/contacts/msgapp", access: optional, path: "/items/MLA1100/contacts/msgapp?date_from=2026-11-01T00:00:00Z&date_to=2026-11-30T00:00:00Z", may: everyone},
+	{route: "GET /items/:item_id/contacts/msgapp/time_window", access: optional, path: "/items/MLA1100/contacts/msgapp/time_window?last=7&unit=day", may: everyone},
+	{route: "GET /items/contacts/msgapp/time_window", access: optional, path: "/items/contacts/msgapp/time_window?ids=MLA1100&last=7&unit=day", may: everyone},
+	{route: "GET /users/:user_id/contacts/questions", path: "/users/123/contacts/questions?date_from=2026-11-01T00:00:00Z&date_to=2026-11-30T00:00:00Z"},
+	{route: "GET /users/:user_id/contacts/questions/time_window", path: "/users/123/contacts/questions/time_window?last=7&unit=day"},
+	{route: "GET /users/:user_id/contacts/phone_views", path: "/users/123/contacts/phone_views?date_from=2026-11-01T00:00:00Z&date_to=2026-11-30T00:00:00Z"},
+	{route: "GET /users/:user_id/contacts/phone_views/time_window", path: "/users/123/contacts/phone_views/time_window?last=7&unit=day"},
+	{route: "GET /users/:user_id/contacts/msgapp", access: optional, path: "/users/123/contacts/msgapp?date_from=2026-11-01T00:00:00Z&date_to=2026-11-30T00:00:00Z", may: everyone},
+	{route: "GET /users/:user_id/contacts/msgapp/time_window", access: optional, path: "/users/123/contacts/msgapp/time_window?last=7&unit=day", may: everyone},
+	// Anyone may ask, but not on an item of one's own.
+	{route: "POST /questions", access: token, path: "/questions", body: map[string]any{"item_id": "MLA1100", "text": "¿Tiene stock?"}, may: []string{other, buyer, nobody}},
+	{route: "GET /questions/search", access: token, path: "/questions/search?item_id=MLA1100", may: []string{seller}},
+
+	// B. Compatibilities.
+	{route: "GET /catalog/dumps/domains/:site_id/compatibilities", path: "/catalog/dumps/domains/MLA/compatibilities"},
+	{route: "GET /catalog_compatibilities/restrictions/values", path: "/catalog_compatibilities/restrictions/values?main_domain_id=MLA-CARS_AND_VANS&secondary_domain_id=MLA-CAR_SHOCK_ABSORBERS"},
+	{route: "POST /catalog_compatibilities/products_search/count_family_products", path: "/catalog_compatibilities/products_search/count_family_products",
+		body: map[string]any{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{map[string]any{"id": "BRAND", "value_id": "9909"}}}},
+	{route: "GET /items/:item_id/compatibilities", access: token, path: "/items/MLA1100/compatibilities", may: []string{seller}},
+	{route: "GET /items/:item_id/compatibilities/:compatibility_id", access: token, path: "/items/MLA1100/compatibilities/{compat}", may: []string{seller}},
+	{route: "GET /items/:item_id/compatibilities/:compatibility_id/note", access: token, path: "/items/MLA1100/compatibilities/{compat}/note", may: []string{seller}},
+	{route: "GET /items/:item_id/compatibilities/extended/check", access: token, path: "/items/MLA1100/compatibilities/extended/check", may: []string{seller}},
+	{route: "GET /items/:item_id/compatibilities/exception", access: token, path: "/items/MLA1101/compatibilities/exception", may: []string{seller}},
+	{route: "POST /items/:item_id/compatibilities/exception", access: token, path: "/items/MLA1101/compatibilities/exception", body: map[string]any{"comment": "no vehicle fits"}, may: []string{seller}},
+	{route: "POST /items/:item_id/compatibilities", access: token, path: "/items/MLA1100/compatibilities", body: map[string]any{"products": []any{map[string]any{"id": "MLA15197902"}}}, may: []string{seller}},
+	{route: "PUT /items/:item_id/compatibilities", access: token, path: "/items/MLA1100/compatibilities", body: map[string]any{"create": map[string]any{"products": []any{map[string]any{"id": "MLA15197903"}}}}, may: []string{seller}},
+	{route: "POST /items/compatibilities_summary", access: token, path: "/items/compatibilities_summary", body: map[string]any{"items": []string{"MLA1100", "MLA1101"}}, may: []string{seller}},
+	{route: "POST /items/catalog_domains/:domain_id/compatibilities/cards", access: token, path: "/items/catalog_domains/MLA-CAR_SHOCK_ABSORBERS/compatibilities/cards", body: map[string]any{"item_id": "MLA1102", "filters": []string{"REPUTATION", "SUGGESTED"}}, may: []string{seller}},
+	{route: "POST /catalog_domains/:domain_id/compatibilities/cards", access: token, path: "/catalog_domains/MLA-CAR_SHOCK_ABSORBERS/compatibilities/cards", body: map[string]any{"item_id": "MLA1102", "filters": []string{"REPUTATION"}}, may: []string{seller}},
+	{route: "GET /compats-snapshots/orders/:order_id", access: token, path: "/compats-snapshots/orders/2000001", may: []string{seller}},
+	{route: "DELETE /items/:item_id/compatibilities/:compatibility_id", access: token, path: "/items/MLA1100/compatibilities/{compat}", may: []string{seller}, last: true},
+	{route: "DELETE /items/:item_id/compatibilities", access: token, path: "/items/MLA1100/compatibilities", may: []string{seller}, last: true},
+
+	// C. Shipping: public.
+	{route: "GET /users/:user_id/shipping_modes", path: "/users/123/shipping_modes?category_id=MLA1747"},
+	{route: "GET /categories/:category_id/shipping_preferences", path: "/categories/MLA1747/shipping_preferences"},
+	{route: "GET /categories/:category_id/shipping", path: "/categories/MLA1747/shipping"},
+	{route: "GET /items/:item_id/shipping_options/free", path: "/items/MLA1100/shipping_options/free"},
+	{route: "GET /items/shipping_options/free", path: "/items/shipping_options/free?ids=MLA1100,MLA1101"},
+	{route: "GET /users/:user_id/shipping_options/free", path: "/users/123/shipping_options/free?dimensions=10x10x10,500"},
+
+	// D. Official stores: any valid token reads any user's brands.
+	{route: "GET /users/:user_id/brands", access: token, path: "/users/789/brands", may: everyone},
+	{route: "GET /users/:user_id/brands/:brand_id", access: token, path: "/users/789/brands/5001", may: everyone},
+
+	// E. Local delivery: the subscription's user, the item's or the
+	// shipment's seller.
+	{route: "GET /shipping/flex/sites/:site_id?/users/:user_id/subscriptions/v1", access: token, path: "/shipping/flex/sites/MLA/users/123/subscriptions/v1", may: []string{seller}},
+	{route: "POST /shipping/flex/sites/:site_id?/configuration/v3", access: token, path: "/shipping/flex/sites/MLA/configuration/v3",
+		body: map[string]any{"query": "{ configuration(user_id: 123, service_id: 3001) { delivery_window working_days } }"}, may: []string{seller}},
+	{route: "PUT /shipping/flex/sites/:site_id?/users/:user_id/services/:service_id/configuration/delivery/custom/v3", access: token,
+		path: "/shipping/flex/sites/MLA/users/123/services/3001/configuration/delivery/custom/v3",
+		body: map[string]any{"delivery_window": "same_day", "delivery_ranges": map[string]any{"week": []any{map[string]any{"from": 14, "to": 20, "capacity": 50, "cutoff": 13}}}}, may: []string{seller}},
+	{route: "PUT /shipping/flex/sites/:site_id?/users/:user_id/services/:service_id/configuration/coverage/zone/v3", access: token,
+		path: "/shipping/flex/sites/MLA/users/123/services/3001/configuration/coverage/zone/v3", body: map[string]any{"zones": []any{map[string]any{"id": "Z1"}}}, may: []string{seller}},
+	{route: "GET /sites/:site_id?/shipping/selfservice/items/:item_id", access: token, path: "/sites/MLA/shipping/selfservice/items/MLA1100", may: []string{seller}},
+	{route: "POST /sites/:site_id?/shipping/selfservice/items/:item_id", access: token, path: "/sites/MLA/shipping/selfservice/items/MLA1100", may: []string{seller}},
+	{route: "DELETE /sites/:site_id?/shipping/selfservice/items/:item_id", access: token, path: "/sites/MLA/shipping/selfservice/items/MLA1100", may: []string{seller}, last: true},
+	{route: "GET /flex/sites/:site_id?/shipments/:shipment_id/assignment/v1", access: token, path: "/flex/sites/MLA/shipments/40001/assignment/v1", may: []string{seller}},
+
+	// F. Fiscal documents, messages, notifications.
+	{route: "POST /packs/:pack_id/fiscal_documents", access: token, path: "/packs/2000001234/fiscal_documents", body: upload{}, may: []string{seller}},
+	{route: "GET /packs/:pack_id/fiscal_documents", access: token, path: "/packs/2000001234/fiscal_documents", may: []string{seller, buyer}},
+	{route: "GET /packs/:pack_id/fiscal_documents/:fiscal_document_id", access: token, path: "/packs/2000001234/fiscal_documents/{doc}", may: []string{seller, buyer}},
+	{route: "POST /packs/:pack_id/fiscal_documents/billing_info", access: token, path: "/packs/2000001234/fiscal_documents/billing_info", body: map[string]any{"text": "¿Me pasás tus datos de facturación?"}, may: []string{seller}},
+	{route: "DELETE /packs/:pack_id/fiscal_documents", access: token, path: "/packs/2000001234/fiscal_documents", may: []string{seller}, last: true},
+	// An empty pack id is nobody's pack.
+	{route: "POST /packs//fiscal_documents", access: token, path: "/packs//fiscal_documents", body: upload{}},
+	{route: "GET /packs//fiscal_documents", access: token, path: "/packs//fiscal_documents"},
+	{route: "GET /packs//fiscal_documents/:fiscal_document_id", access: token, path: "/packs//fiscal_documents/{doc}"},
+	{route: "POST /packs//fiscal_documents/billing_info", access: token, path: "/packs//fiscal_documents/billing_info", body: map[string]any{"text": "hola"}},
+	{route: "DELETE /packs//fiscal_documents", access: token, path: "/packs//fiscal_documents"},
+	{route: "GET /messages/packs/:pack_id", access: token, path: "/messages/packs/2000001234", may: []string{seller, buyer}},
+	{route: "GET /my/notifications", access: token, path: "/my/notifications", may: everyone},
+}
