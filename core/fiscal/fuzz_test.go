@@ -36,7 +36,7 @@ func FuzzCheckUpload(f *testing.F) {
 		if name2 != "" {
 			files = append(files, File{Name: name2, DeclaredType: type2, Data: data2})
 		}
-		checked, err := CheckUpload(nil, files)
+		checked, err := CheckUpload(7, 10, nil, files)
 		if err != nil {
 			return
 		}

@@ -45,10 +45,15 @@ var rows = []row{
 	{route: "GET /health/ready", path: "/health/ready"},
 	{route: "GET /metrics", path: "/metrics"},
 	{route: "POST /oauth/token", access: own, path: "/oauth/token"},
+	// The sandbox's stand-in for the marketplace's login: the application's
+	// client_id and redirect_uri, then the user's choice.
+	{route: "GET /authorization", access: own, path: "/authorization?response_type=code&client_id=1&redirect_uri=https%3A%2F%2Fexample.invalid%2Fcb"},
 
 	// Catalog.
 	{route: "GET /items/:item_id", path: "/items/MLA1100"},
 	{route: "PUT /items", path: "/items?ids=MLA1100,MLA1101&attributes=status"},
+	{route: "GET /items", path: "/items?ids=MLA1100,MLA1101&attributes=id,title"},
+	{route: "GET /sites/:site_id/search", path: "/sites/MLA/search?q=amortiguador"},
 	{route: "GET /users/:seller_id/items/search", access: token, path: "/users/123/items/search", may: []string{seller}},
 
 	// A. Contacts.
@@ -131,5 +136,6 @@ var rows = []row{
 	{route: "POST /packs//fiscal_documents/billing_info", access: token, path: "/packs//fiscal_documents/billing_info", body: map[string]any{"text": "hola"}},
 	{route: "DELETE /packs//fiscal_documents", access: token, path: "/packs//fiscal_documents"},
 	{route: "GET /messages/packs/:pack_id", access: token, path: "/messages/packs/2000001234", may: []string{seller, buyer}},
+	{route: "GET /messages/packs/:pack_id/sellers/:seller_id", access: token, path: "/messages/packs/2000001234/sellers/123?tag=post_sale", may: []string{seller, buyer}},
 	{route: "GET /my/notifications", access: token, path: "/my/notifications", may: everyone},
 }
