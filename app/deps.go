@@ -46,7 +46,9 @@ type Deps struct {
 	// Controls are the sandbox's fault rules, rate limits and request
 	// journal, on a Redis client of their own (controlRedis).
 	Controls *controlsvc.Service
-	Modules  []Module
+	// ControlsRedis is the controls' client (tests count its round trips).
+	ControlsRedis *redis.Client
+	Modules       []Module
 
 	// accounts is Accounts as built, so that the module map can hand it the
 	// applications (built after it, because they check users).
@@ -89,6 +91,7 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	}
 	d.Relay = jobqueue.NewRelay(outboxdb.New(b.db), queue, clock, log, d.queueOf)
 	ctl := controlRedis(b.redisOpt)
+	d.ControlsRedis = ctl
 	d.closers = append(d.closers, func() { ctl.Close() })
 	d.Controls = controlsvc.New(controlredis.NewRules(ctl, controlredis.DefaultPrefix),
 		controlredis.NewLimiter(ctl, controlredis.DefaultPrefix), controlredis.NewJournal(ctl, controlredis.DefaultPrefix), cfg.RateLimits)
