@@ -15,6 +15,21 @@ import (
 // run feria as a separate process on the same database as the test.
 func PostgresSchemaURL(t testing.TB) string {
 	t.Helper()
+	u := PostgresEmptySchemaURL(t)
+	db, err := sqlstore.OpenPostgres(ctx(t), u)
+	if err != nil {
+		t.Fatalf("testenv: postgres: %v", err)
+	}
+	defer db.Close()
+	migrate(t, db)
+	return u
+}
+
+// PostgresEmptySchemaURL is PostgresSchemaURL before any migration: for
+// tests of the migrations themselves (several processes applying them at
+// once).
+func PostgresEmptySchemaURL(t testing.TB) string {
+	t.Helper()
 	base := PostgresURL(t)
 	admin, err := sqlstore.OpenPostgres(ctx(t), base)
 	if err != nil {
@@ -36,11 +51,5 @@ func PostgresSchemaURL(t testing.TB) string {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	db, err := sqlstore.OpenPostgres(ctx(t), u.String())
-	if err != nil {
-		t.Fatalf("testenv: postgres: %v", err)
-	}
-	defer db.Close()
-	migrate(t, db)
 	return u.String()
 }

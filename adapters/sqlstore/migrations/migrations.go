@@ -38,16 +38,50 @@ func Exec(ctx context.Context, db *bun.DB, statements ...string) error {
 	return nil
 }
 
-// Up applies every pending migration.
+// Up applies every pending migration, once however many processes start at
+// the same moment (two `feria serve` of one deployment do).
+//
+// On PostgreSQL it holds a session-level advisory lock, keyed by the
+// schema, around bun's migrator: a second process waits for the first and
+// then finds nothing left to apply. bun's own lock (a row it inserts) is
+// not used there: a second process fails on it instead of waiting, and a
+// process killed while holding it leaves the row behind, which stops every
+// later start; the advisory lock ends with its session. SQLite is one
+// process's file (the embedded mode), where bun's lock is enough.
 func Up(ctx context.Context, db *bun.DB) (applied []string, err error) {
+	if _, pg := db.Dialect().(*pgdialect.Dialect); !pg {
+		return up(ctx, db, true)
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("migration lock: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock("+lockKey+")"); err != nil {
+		return nil, fmt.Errorf("migration lock: %w", err)
+	}
+	// Unlocked even when ctx has ended; a connection that broke has ended
+	// its session, and the lock with it.
+	defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock("+lockKey+")") //nolint:errcheck // see above
+	return up(ctx, db, false)
+}
+
+// lockKey is the advisory lock of the migrations of the connection's
+// schema: deployments (and tests) in other schemas of the same database do
+// not wait for each other.
+const lockKey = "hashtextextended('feria:migrations:' || coalesce(current_schema(), ''), 0)"
+
+func up(ctx context.Context, db *bun.DB, lockRow bool) (applied []string, err error) {
 	m := migrate.NewMigrator(db, All)
 	if err := m.Init(ctx); err != nil {
 		return nil, fmt.Errorf("migration init: %w", err)
 	}
-	if err := m.Lock(ctx); err != nil {
-		return nil, fmt.Errorf("migration lock: %w", err)
+	if lockRow {
+		if err := m.Lock(ctx); err != nil {
+			return nil, fmt.Errorf("migration lock: %w", err)
+		}
+		defer m.Unlock(ctx) //nolint:errcheck // a failed unlock leaves the row; the next Lock reports it
 	}
-	defer m.Unlock(ctx) //nolint:errcheck // the lock row is removed on the next run otherwise
 	group, err := m.Migrate(ctx)
 	if err != nil {
 		return nil, err
