@@ -196,6 +196,18 @@ type ItemShipping struct {
 	Tags         []string     `json:"tags"`
 }
 
+// Parcel is what pricing the shipping of an item reads of it: who sells
+// it on which site, its category, and the dimensions it was listed with. It
+// is read many at a time without the rest of the item.
+type Parcel struct {
+	ItemID     string
+	SiteID     string
+	SellerID   int64
+	CategoryID string
+	// Dimensions are the item's shipping.dimensions; nil when it has none.
+	Dimensions *string
+}
+
 // FreeMethod is a free-shipping method of an item.
 type FreeMethod struct {
 	ID   int64    `json:"id"`

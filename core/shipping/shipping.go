@@ -43,7 +43,7 @@ const (
 // query's when given, else the item's shipping.dimensions, else the
 // category's standard dimensions. item may be nil (a listing not yet
 // created); query "" means not given.
-func PackageOf(query string, item *catalog.Item, c catalog.Category) (Package, Source, error) {
+func PackageOf(query string, item *catalog.Parcel, c catalog.Category) (Package, Source, error) {
 	if query != "" {
 		p, err := ParseDimensions(query)
 		if err != nil {
@@ -53,9 +53,9 @@ func PackageOf(query string, item *catalog.Item, c catalog.Category) (Package, S
 		return p, FromQuery, nil
 	}
 	if !NeedsCategory(query, item) {
-		p, err := ParseDimensions(*item.Shipping.Dimensions)
+		p, err := ParseDimensions(*item.Dimensions)
 		if err != nil {
-			msg := fmt.Sprintf("item %s has shipping.dimensions that %s", item.ID, err.Error())
+			msg := fmt.Sprintf("item %s has shipping.dimensions that %s", item.ItemID, err.Error())
 			return Package{}, FromItem, ErrBadDimensions.With(msg).WithCause("dimensions", msg)
 		}
 		return p, FromItem, nil
@@ -70,8 +70,8 @@ func PackageOf(query string, item *catalog.Item, c catalog.Category) (Package, S
 
 // NeedsCategory reports whether PackageOf will fall back to the category's
 // dimensions, so that a caller reads the category only then.
-func NeedsCategory(query string, item *catalog.Item) bool {
-	return query == "" && (item == nil || item.Shipping.Dimensions == nil || *item.Shipping.Dimensions == "")
+func NeedsCategory(query string, item *catalog.Parcel) bool {
+	return query == "" && (item == nil || item.Dimensions == nil || *item.Dimensions == "")
 }
 
 // CategoryPackage is a category's standard dimensions as a package; ok is

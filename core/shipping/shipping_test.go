@@ -45,13 +45,13 @@ func TestPackageOf(t *testing.T) {
 		Dimensions: catalog.Dimensions{Height: 10, Width: 20, Length: 30, Weight: 500}}}
 	bare := catalog.Category{ID: "MLA1000"}
 	dims := "5x5x5,100"
-	withDims := &catalog.Item{ID: "MLA1", Shipping: catalog.ItemShipping{Dimensions: &dims}}
+	withDims := &catalog.Parcel{ItemID: "MLA1", Dimensions: &dims}
 	empty := ""
-	noDims := &catalog.Item{ID: "MLA2", Shipping: catalog.ItemShipping{Dimensions: &empty}}
+	noDims := &catalog.Parcel{ItemID: "MLA2", Dimensions: &empty}
 	cases := []struct {
 		name  string
 		query string
-		item  *catalog.Item
+		item  *catalog.Parcel
 		cat   catalog.Category
 		want  Package
 		from  Source
@@ -73,14 +73,14 @@ func TestPackageOf(t *testing.T) {
 	errs := []struct {
 		name  string
 		query string
-		item  *catalog.Item
+		item  *catalog.Parcel
 		cat   catalog.Category
 		want  *kernel.Error
 		msg   string
 	}{
 		{"malformed query", "10x20", withDims, cat, ErrBadDimensions,
 			`dimensions must be <height>x<width>x<length>,<weight> in positive whole centimetres and grams, got "10x20"`},
-		{"malformed item dimensions", "", &catalog.Item{ID: "MLA3", Shipping: catalog.ItemShipping{Dimensions: &badItem}}, cat, ErrBadDimensions,
+		{"malformed item dimensions", "", &catalog.Parcel{ItemID: "MLA3", Dimensions: &badItem}, cat, ErrBadDimensions,
 			`item MLA3 has shipping.dimensions that must be <height>x<width>x<length>,<weight> in positive whole centimetres and grams, got "10.5x1x1,1"`},
 		{"category without standard dimensions", "", nil, bare, ErrNoDimensions,
 			"category MLA1000 has no standard dimensions; give dimensions=<height>x<width>x<length>,<weight>"},

@@ -31,9 +31,9 @@ type Service interface {
 	PutItem(ctx context.Context, it catalog.Item) (catalog.ItemView, error)
 	// Item is the stored item (without computed tags).
 	Item(ctx context.Context, id string) (catalog.Item, error)
-	// Items returns the stored items among ids in one read, in any order;
-	// unknown ids are left out.
-	Items(ctx context.Context, ids []string) ([]catalog.Item, error)
+	// Parcels returns what shipping reads of the items among ids, in one
+	// read, in any order; unknown ids are left out.
+	Parcels(ctx context.Context, ids []string) ([]catalog.Parcel, error)
 	// ItemView is the item resource of the public API.
 	ItemView(ctx context.Context, id string) (catalog.ItemView, error)
 	// SearchItems lists the ids of a seller's items; the caller in ctx must
@@ -99,8 +99,9 @@ type Store interface {
 	// attribute); an existing one keeps date_created.
 	UpsertItem(ctx context.Context, it catalog.Item) error
 	Item(ctx context.Context, id string) (catalog.Item, error)
-	// Items returns the stored items among ids, in any order.
-	Items(ctx context.Context, ids []string) ([]catalog.Item, error)
+	// Parcels returns the parcels of the stored items among ids, in any
+	// order, reading only the columns a parcel needs.
+	Parcels(ctx context.Context, ids []string) ([]catalog.Parcel, error)
 	// ItemFacts derives the computed facts of an item from the
 	// compatibility tables and its category.
 	ItemFacts(ctx context.Context, id string) (catalog.Facts, error)

@@ -61,19 +61,17 @@ type Rates interface {
 	RatesOf(ctx context.Context, sites []string) (map[string]shipping.Rates, error)
 }
 
-// Catalog is what shipping reads of the catalog module: one category or
-// item, or many in one read each (the multi-item cost reads a fixed number
-// of times whatever the number of items).
+// Catalog is what shipping reads of the catalog module: the parcels of
+// items and their categories, many in one read each (the multi-item cost
+// reads a fixed number of times whatever the number of items).
 type Catalog interface {
 	// Category returns a category or catalog.ErrCategoryNotFound.
 	Category(ctx context.Context, id string) (catalog.Category, error)
-	// Item returns the stored item or catalog.ErrItemNotFound.
-	Item(ctx context.Context, id string) (catalog.Item, error)
-	// Items returns the stored items among ids, in any order; unknown ids
-	// are left out.
-	Items(ctx context.Context, ids []string) ([]catalog.Item, error)
 	// Categories returns the stored categories among ids, in any order.
 	Categories(ctx context.Context, ids []string) ([]catalog.Category, error)
+	// Parcels returns the parcels of the stored items among ids, in any
+	// order; unknown ids are left out.
+	Parcels(ctx context.Context, ids []string) ([]catalog.Parcel, error)
 }
 
 // Users is what shipping reads of the account module: sellers and their

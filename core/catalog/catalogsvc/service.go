@@ -314,9 +314,9 @@ func (s *Service) Item(ctx context.Context, id string) (catalog.Item, error) {
 	return it, missing(err, catalog.ErrItemNotFound)
 }
 
-// Items returns the stored items among ids in one read.
-func (s *Service) Items(ctx context.Context, ids []string) ([]catalog.Item, error) {
-	return s.store.Items(ctx, ids)
+// Parcels returns what shipping reads of the items among ids, in one read.
+func (s *Service) Parcels(ctx context.Context, ids []string) ([]catalog.Parcel, error) {
+	return s.store.Parcels(ctx, ids)
 }
 
 // ItemView returns the item resource of the public API.

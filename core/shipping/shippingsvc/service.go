@@ -91,7 +91,7 @@ func (s *Service) UserCost(ctx context.Context, userID int64, param func(string)
 	if err != nil {
 		return shipping.Quote{}, err
 	}
-	var item *catalog.Item
+	var item *catalog.Parcel
 	var cat catalog.Category
 	switch q.Form {
 	case shipping.ByItem:
@@ -100,7 +100,7 @@ func (s *Service) UserCost(ctx context.Context, userID int64, param func(string)
 			return shipping.Quote{}, err
 		}
 		if it.SiteID != u.SiteID {
-			return shipping.Quote{}, badParam("item_id", "item %s is of site %s; user %d sells on %s", it.ID, it.SiteID, u.ID, u.SiteID)
+			return shipping.Quote{}, badParam("item_id", "item %s is of site %s; user %d sells on %s", it.ItemID, it.SiteID, u.ID, u.SiteID)
 		}
 		item = &it
 		if shipping.NeedsCategory(q.Dimensions, item) {
@@ -124,11 +124,11 @@ func (s *Service) UserCost(ctx context.Context, userID int64, param func(string)
 	if err != nil {
 		return shipping.Quote{}, err
 	}
-	rates, err := s.ratesOf(ctx, []string{u.SiteID})
+	tables, err := s.tablesOf(ctx, []string{u.SiteID})
 	if err != nil {
 		return shipping.Quote{}, err
 	}
-	return rates[u.SiteID].Quote(pkg, u.Reputation)
+	return tables[u.SiteID].Quote(pkg, u.Reputation)
 }
 
 // ItemCost prices an existing item for its seller.
@@ -157,16 +157,16 @@ func (s *Service) ItemCost(ctx context.Context, itemID, dimensions string) (ship
 	if err != nil {
 		return shipping.Quote{}, err
 	}
-	rates, err := s.ratesOf(ctx, []string{it.SiteID})
+	tables, err := s.tablesOf(ctx, []string{it.SiteID})
 	if err != nil {
 		return shipping.Quote{}, err
 	}
-	return rates[it.SiteID].Quote(pkg, seller.Reputation)
+	return tables[it.SiteID].Quote(pkg, seller.Reputation)
 }
 
 // ItemsCost prices many items with four reads at most, whatever their
-// number: the items, the categories of those without dimensions, the
-// sellers, and the rate tables of their sites.
+// number: the items' parcels, the categories of those without dimensions,
+// the sellers, and the rate tables of their sites (each read once).
 func (s *Service) ItemsCost(ctx context.Context, rawIDs, dimensions string) ([]shippingport.ItemQuote, error) {
 	ids, err := shipping.ReadIDs(rawIDs)
 	if err != nil {
@@ -175,13 +175,13 @@ func (s *Service) ItemsCost(ctx context.Context, rawIDs, dimensions string) ([]s
 	if err := shipping.ReadDimensions(dimensions); err != nil {
 		return nil, err
 	}
-	list, err := s.catalog.Items(ctx, ids)
+	list, err := s.catalog.Parcels(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	items := make(map[string]catalog.Item, len(list))
+	items := make(map[string]catalog.Parcel, len(list))
 	for _, it := range list {
-		items[it.ID] = it
+		items[it.ItemID] = it
 	}
 	var unknown, catIDs, sites []string
 	var sellerIDs []int64
@@ -225,7 +225,7 @@ func (s *Service) ItemsCost(ctx context.Context, rawIDs, dimensions string) ([]s
 	for _, u := range users {
 		sellers[u.ID] = u
 	}
-	rates, err := s.ratesOf(ctx, sites)
+	tables, err := s.tablesOf(ctx, sites)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +244,7 @@ func (s *Service) ItemsCost(ctx context.Context, rawIDs, dimensions string) ([]s
 		if err != nil {
 			return nil, ofItem(id, err)
 		}
-		q, err := rates[it.SiteID].Quote(pkg, seller.Reputation)
+		q, err := tables[it.SiteID].Quote(pkg, seller.Reputation)
 		if err != nil {
 			return nil, ofItem(id, err)
 		}
@@ -296,6 +296,21 @@ func (s *Service) Rates(ctx context.Context, siteID string) (shipping.Rates, err
 	return rates[siteID], nil
 }
 
+// tablesOf reads the tables in force for sites to quote with.
+func (s *Service) tablesOf(ctx context.Context, sites []string) (map[string]shipping.Table, error) {
+	rates, err := s.ratesOf(ctx, sites)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]shipping.Table, len(rates))
+	for site, r := range rates {
+		if out[site], err = r.Table(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // ratesOf are the tables in force for sites, in one read: the stored ones,
 // and the defaults of the others.
 func (s *Service) ratesOf(ctx context.Context, sites []string) (map[string]shipping.Rates, error) {
@@ -334,11 +349,14 @@ func (s *Service) category(ctx context.Context, id string) (catalog.Category, er
 	return c, err
 }
 
-// item reads an item; an unknown one is a 404 naming it.
-func (s *Service) item(ctx context.Context, id string) (catalog.Item, error) {
-	it, err := s.catalog.Item(ctx, id)
-	if errors.Is(err, catalog.ErrItemNotFound) {
-		return it, catalog.ErrItemNotFound.Withf("item %s not found", id)
+// item reads an item's parcel; an unknown item is a 404 naming it.
+func (s *Service) item(ctx context.Context, id string) (catalog.Parcel, error) {
+	list, err := s.catalog.Parcels(ctx, []string{id})
+	if err != nil {
+		return catalog.Parcel{}, err
 	}
-	return it, err
+	if len(list) == 0 {
+		return catalog.Parcel{}, catalog.ErrItemNotFound.Withf("item %s not found", id)
+	}
+	return list[0], nil
 }

@@ -32,21 +32,13 @@ func (w *world) Category(_ context.Context, id string) (catalog.Category, error)
 	return c, nil
 }
 
-func (w *world) Item(_ context.Context, id string) (catalog.Item, error) {
-	w.calls["Item"]++
-	it, ok := w.items[id]
-	if !ok {
-		return it, catalog.ErrItemNotFound
-	}
-	return it, nil
-}
-
-func (w *world) Items(_ context.Context, ids []string) ([]catalog.Item, error) {
-	w.calls["Items"]++
-	var out []catalog.Item
+func (w *world) Parcels(_ context.Context, ids []string) ([]catalog.Parcel, error) {
+	w.calls["Parcels"]++
+	var out []catalog.Parcel
 	for _, id := range ids {
 		if it, ok := w.items[id]; ok {
-			out = append(out, it)
+			out = append(out, catalog.Parcel{ItemID: it.ID, SiteID: it.SiteID, SellerID: it.SellerID, CategoryID: it.CategoryID,
+				Dimensions: it.Shipping.Dimensions})
 		}
 	}
 	return out, nil
@@ -233,7 +225,7 @@ func TestUserCost(t *testing.T) {
 			wantErr(t, err, c.sentinel, c.msg, c.causes...)
 		})
 	}
-	if w.calls["Items"]+w.calls["Users"]+w.calls["Categories"] != 0 {
+	if w.calls["Users"]+w.calls["Categories"] != 0 {
 		t.Errorf("single forms used the batch reads: %v", w.calls)
 	}
 }
@@ -300,7 +292,7 @@ func TestItemsCost(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ItemsCost =\n %+v\nwant\n %+v", got, want)
 	}
-	if want := map[string]int{"Items": 1, "Categories": 1, "Users": 1}; !reflect.DeepEqual(w.calls, want) || rates.Reads != 1 {
+	if want := map[string]int{"Parcels": 1, "Categories": 1, "Users": 1}; !reflect.DeepEqual(w.calls, want) || rates.Reads != 1 {
 		t.Errorf("reads %v and %d rate reads, want %v and 1", w.calls, rates.Reads, want)
 	}
 
@@ -317,7 +309,7 @@ func TestItemsCost(t *testing.T) {
 	if err != nil || len(got) != shipping.MaxItems {
 		t.Fatalf("fifty items: %d %v", len(got), err)
 	}
-	if want := map[string]int{"Items": 1, "Categories": 1, "Users": 1}; !reflect.DeepEqual(w.calls, want) {
+	if want := map[string]int{"Parcels": 1, "Categories": 1, "Users": 1}; !reflect.DeepEqual(w.calls, want) {
 		t.Errorf("fifty items: reads %v, want %v", w.calls, want)
 	}
 

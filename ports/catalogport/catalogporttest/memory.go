@@ -130,9 +130,14 @@ func (m *Memory) Item(_ context.Context, id string) (catalog.Item, error) {
 	return get(&m.mu, m.items, id)
 }
 
-// Items returns the stored items among ids.
-func (m *Memory) Items(_ context.Context, ids []string) ([]catalog.Item, error) {
-	return getAll(&m.mu, m.items, ids), nil
+// Parcels returns the parcels of the stored items among ids.
+func (m *Memory) Parcels(_ context.Context, ids []string) ([]catalog.Parcel, error) {
+	out := []catalog.Parcel{}
+	for _, it := range getAll(&m.mu, m.items, ids) {
+		out = append(out, catalog.Parcel{ItemID: it.ID, SiteID: it.SiteID, SellerID: it.SellerID, CategoryID: it.CategoryID,
+			Dimensions: it.Shipping.Dimensions})
+	}
+	return out, nil
 }
 
 // ItemFacts derives the facts with the rules of docs/decisions.md.

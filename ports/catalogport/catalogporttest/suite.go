@@ -194,35 +194,35 @@ func TestStore(t *testing.T, newEnv func(t *testing.T) Env) {
 		}
 	})
 
-	t.Run("several items and categories in one read", func(t *testing.T) {
+	t.Run("parcels and categories, several in one read", func(t *testing.T) {
 		e := newEnv(t)
 		e.AddUser(ctx, 123)
+		e.AddUser(ctx, 124)
 		for _, id := range []string{"MLA1747", "MLA1748"} {
 			must(t, e.Store.UpsertCategory(ctx, Category(id, &yes)))
 		}
-		for _, id := range []string{"MLA1100", "MLA1101", "MLA1102"} {
-			it := Item(id, "MLA1747", 123, "")
-			it.Shipping.Dimensions = str("10x20x30," + id[3:])
-			must(t, e.Store.UpsertItem(ctx, it))
-		}
+		with := Item("MLA1100", "MLA1747", 123, "PN-1")
+		with.Shipping.Dimensions = str("10x20x30,500")
+		must(t, e.Store.UpsertItem(ctx, with))
+		must(t, e.Store.UpsertItem(ctx, Item("MLA1101", "MLA1747", 123, "")))
+		must(t, e.Store.UpsertItem(ctx, Item("MLA1102", "MLA1748", 124, "")))
 		for _, none := range [][]string{nil, {}, {"MLA9"}} {
-			items, err := e.Store.Items(ctx, none)
+			parcels, err := e.Store.Parcels(ctx, none)
 			must(t, err)
 			cats, err := e.Store.Categories(ctx, none)
 			must(t, err)
-			if items == nil || cats == nil || len(items)+len(cats) != 0 {
-				t.Errorf("Items/Categories(%v) = %v %v, want empty", none, items, cats)
+			if parcels == nil || cats == nil || len(parcels)+len(cats) != 0 {
+				t.Errorf("Parcels/Categories(%v) = %v %v, want empty", none, parcels, cats)
 			}
 		}
-		items, err := e.Store.Items(ctx, []string{"MLA1102", "MLA9", "MLA1100", "MLA1102"})
+		parcels, err := e.Store.Parcels(ctx, []string{"MLA1102", "MLA9", "MLA1100", "MLA1101", "MLA1102"})
 		must(t, err)
-		slices.SortFunc(items, func(a, b catalog.Item) int { return strings.Compare(a.ID, b.ID) })
-		for i := range items {
-			items[i].DateCreated, items[i].LastUpdated = items[i].DateCreated.UTC(), items[i].LastUpdated.UTC()
-		}
-		want := []catalog.Item{Item("MLA1100", "MLA1747", 123, ""), Item("MLA1102", "MLA1747", 123, "")}
-		want[0].Shipping.Dimensions, want[1].Shipping.Dimensions = str("10x20x30,1100"), str("10x20x30,1102")
-		same(t, "items", items, want)
+		slices.SortFunc(parcels, func(a, b catalog.Parcel) int { return strings.Compare(a.ItemID, b.ItemID) })
+		same(t, "parcels", parcels, []catalog.Parcel{
+			{ItemID: "MLA1100", SiteID: "MLA", SellerID: 123, CategoryID: "MLA1747", Dimensions: str("10x20x30,500")},
+			{ItemID: "MLA1101", SiteID: "MLA", SellerID: 123, CategoryID: "MLA1747"},
+			{ItemID: "MLA1102", SiteID: "MLA", SellerID: 124, CategoryID: "MLA1748"},
+		})
 		cats, err := e.Store.Categories(ctx, []string{"MLA1748", "MLA9", "MLA1747"})
 		must(t, err)
 		slices.SortFunc(cats, func(a, b catalog.Category) int { return strings.Compare(a.ID, b.ID) })
