@@ -100,3 +100,19 @@ func TestAmountString(t *testing.T) {
 		}
 	}
 }
+
+// A table that did not go through Normalize is a fault of ours, not a
+// client's: an internal error, never a quote.
+func TestTableNotNormalized(t *testing.T) {
+	for _, r := range []Rates{
+		{SiteID: "MLA", VolumetricDivisor: "x", WeightTiers: mla.WeightTiers},
+		{SiteID: "MLA", VolumetricDivisor: "0", WeightTiers: mla.WeightTiers},
+		{SiteID: "MLA", VolumetricDivisor: "5000"},
+		{SiteID: "MLA", VolumetricDivisor: "5000", WeightTiers: []Tier{{500, "4000.555"}}},
+		{SiteID: "MLA", VolumetricDivisor: "5000", WeightTiers: mla.WeightTiers, ReputationDiscounts: map[string]Decimal{"green": "half"}},
+	} {
+		if _, err := r.Quote(Package{1, 1, 1, 1}, nil); kernel.KindOf(err) != kernel.Internal || err == nil {
+			t.Errorf("Quote on %+v: %v, want an internal error", r, err)
+		}
+	}
+}
