@@ -1,10 +1,13 @@
-// Package workers runs feria's job handlers on asynq: one server that each
-// module registers its handlers with, in the worker process (or in "all").
+// Package workers runs feria's job handlers on asynq: one server (a shared
+// one and one per lane) that each module registers its handlers with, in
+// the worker process (or in "all").
 package workers
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -26,9 +29,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-// Server is the asynq server with feria's queues, logging and metrics.
+// Server is feria's job servers: asynq's server of the shared queues
+// (tasks.Queues) and one per lane (tasks.Lanes), all with feria's logging,
+// metrics and retry rules, and one set of handlers.
 type Server struct {
-	srv   *asynq.Server
+	srvs  []*asynq.Server
 	mux   *asynq.ServeMux
 	sched *asynq.Scheduler
 	log   *slog.Logger
@@ -46,31 +51,59 @@ type Config struct {
 	// (15-45 s before the first retry). Tests shorten it.
 	RetryDelay time.Duration
 	// DelayedCheck is how often due retries and scheduled jobs move back to
-	// their queue; zero is asynq's 5 s.
+	// their queue; zero is asynq's 5 s. Lanes poll at their own pace.
 	DelayedCheck time.Duration
+}
+
+// later is an error that asks for the job to run again after a while
+// (webhooksport.Later): not a failure, so asynq counts no retry for it.
+type later interface{ RetryIn() time.Duration }
+
+func retryIn(err error) (time.Duration, bool) {
+	var l later
+	if errors.As(err, &l) {
+		return l.RetryIn(), true
+	}
+	return 0, false
 }
 
 // NewServer returns a server on redis.
 func NewServer(redis asynq.RedisConnOpt, cfg Config, log *slog.Logger, m *Metrics) *Server {
 	s := &Server{mux: asynq.NewServeMux(), log: log, jobs: m.jobs}
-	var retryDelay asynq.RetryDelayFunc // nil: asynq.DefaultRetryDelayFunc
-	if cfg.RetryDelay > 0 {
-		retryDelay = func(int, error, *asynq.Task) time.Duration { return cfg.RetryDelay }
+	retryDelay := func(n int, err error, t *asynq.Task) time.Duration {
+		if d, ok := retryIn(err); ok {
+			return d
+		}
+		if cfg.RetryDelay > 0 {
+			return cfg.RetryDelay
+		}
+		return asynq.DefaultRetryDelayFunc(n, err, t)
 	}
-	s.srv = asynq.NewServer(redis, asynq.Config{
-		Concurrency:              cfg.Concurrency,
-		Queues:                   tasks.Queues,
-		ShutdownTimeout:          cfg.ShutdownTimeout,
-		RetryDelayFunc:           retryDelay,
-		DelayedTaskCheckInterval: cfg.DelayedCheck,
-		Logger:                   asynqLogger{log},
+	base := asynq.Config{
+		ShutdownTimeout: cfg.ShutdownTimeout,
+		RetryDelayFunc:  retryDelay,
+		IsFailure:       func(err error) bool { _, ok := retryIn(err); return !ok },
+		Logger:          asynqLogger{log},
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
+			if _, ok := retryIn(err); ok {
+				log.Debug("job again later", slog.String("type", t.Type()), slog.Any("why", err))
+				return
+			}
 			retried, _ := asynq.GetRetryCount(ctx)
 			maxRetry, _ := asynq.GetMaxRetry(ctx)
 			log.Warn("job failed", slog.String("type", t.Type()), slog.Int("retried", retried),
 				slog.Int("max_retry", maxRetry), slog.Any("err", err))
 		}),
-	})
+	}
+	shared := base
+	shared.Concurrency, shared.Queues, shared.DelayedTaskCheckInterval = cfg.Concurrency, tasks.Queues, cfg.DelayedCheck
+	s.srvs = append(s.srvs, asynq.NewServer(redis, shared))
+	for _, l := range tasks.Lanes {
+		lane := base
+		lane.Concurrency, lane.Queues = l.Concurrency, map[string]int{l.Queue: 1}
+		lane.TaskCheckInterval, lane.DelayedTaskCheckInterval = l.Poll, l.Poll
+		s.srvs = append(s.srvs, asynq.NewServer(redis, lane))
+	}
 	s.mux.Use(s.observe)
 	s.sched = asynq.NewScheduler(redis, &asynq.SchedulerOpts{Location: time.UTC, Logger: asynqLogger{log}})
 	return s
@@ -87,30 +120,45 @@ func (s *Server) Every(spec, taskType, queue string) error {
 // Handle registers the handler of a task type.
 func (s *Server) Handle(taskType string, h asynq.Handler) { s.mux.Handle(taskType, h) }
 
-// Run processes jobs until ctx ends, then lets in-flight jobs finish.
+// Run processes jobs until ctx ends, then lets in-flight jobs finish, on
+// every server at once.
 func (s *Server) Run(ctx context.Context) error {
-	if err := s.srv.Start(s.mux); err != nil {
-		return err
+	for i, srv := range s.srvs {
+		if err := srv.Start(s.mux); err != nil {
+			for _, started := range s.srvs[:i] {
+				started.Shutdown()
+			}
+			return err
+		}
 	}
 	if err := s.sched.Start(); err != nil {
-		s.srv.Shutdown()
+		for _, srv := range s.srvs {
+			srv.Shutdown()
+		}
 		return err
 	}
 	<-ctx.Done()
 	s.sched.Shutdown()
-	s.srv.Shutdown()
+	var wg sync.WaitGroup
+	for _, srv := range s.srvs {
+		wg.Add(1)
+		go func() { defer wg.Done(); srv.Shutdown() }()
+	}
+	wg.Wait()
 	return nil
 }
 
 // Ping checks that the queue's Redis answers.
-func (s *Server) Ping() error { return s.srv.Ping() }
+func (s *Server) Ping() error { return s.srvs[0].Ping() }
 
 func (s *Server) observe(next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
 		start := time.Now()
 		err := next.ProcessTask(ctx, t)
 		result := "ok"
-		if err != nil {
+		if _, ok := retryIn(err); ok {
+			result = "later"
+		} else if err != nil {
 			result = "error"
 		}
 		s.jobs.WithLabelValues(t.Type(), result).Inc()
@@ -139,7 +187,7 @@ func (q *QueueCollector) Describe(ch chan<- *prometheus.Desc) { ch <- q.desc }
 func (q *QueueCollector) Collect(ch chan<- prometheus.Metric) {
 	// feria's own queues are always reported, at zero before first use.
 	names := map[string]bool{}
-	for name := range tasks.Queues {
+	for _, name := range tasks.Names() {
 		names[name] = true
 	}
 	if more, err := q.insp.Queues(); err == nil {

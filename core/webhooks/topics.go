@@ -17,6 +17,11 @@ type Topic struct {
 	// CreatesOnly topics notify every creation and no change: their trigger
 	// sends no state to compare (questions and messages are never edited).
 	CreatesOnly bool
+	// Initial, when HasInitial, is the state a resource is taken to have
+	// before it exists: a shipment created without a driver changes no
+	// assignment.
+	Initial    any
+	HasInitial bool
 }
 
 // The topics of sandbox.md, in its table's order.
@@ -36,7 +41,7 @@ var Topics = []Topic{
 	{Name: TopicOrders},
 	{Name: TopicMessages, Actions: []string{"created"}, CreatesOnly: true},
 	{Name: TopicShipments},
-	{Name: TopicFlexHandshakes},
+	{Name: TopicFlexHandshakes, Initial: nil, HasInitial: true}, // driver_id null
 }
 
 // LookupTopic returns the row of a topic name.

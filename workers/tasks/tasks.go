@@ -4,6 +4,11 @@
 // (app/modules.go) says which queue each type goes to.
 package tasks
 
+import (
+	"slices"
+	"time"
+)
+
 // Queues and their weights: copies are slow and must not starve the
 // notifications buyers wait for.
 var Queues = map[string]int{
@@ -15,3 +20,38 @@ const (
 	QueueDefault = "default"
 	QueueBulk    = "bulk"
 )
+
+// Lane is a queue served by a job server of its own: its own workers, so
+// that its jobs never take the other queues' (a slow callback never delays
+// a buyer's e-mail), and its own polling, so that a retry due in a second
+// runs within one (asynq's default polling is 1 s for new jobs and 5 s for
+// due retries).
+type Lane struct {
+	Queue       string
+	Concurrency int
+	// Poll is how often the lane looks for jobs when idle and moves due
+	// retries back to its queue.
+	Poll time.Duration
+}
+
+// QueueWebhooks carries the notifications to integrators' applications.
+const QueueWebhooks = "webhooks"
+
+// Lanes are the queues with a server of their own. The webhooks lane runs
+// attempts that mostly wait on callbacks (at most twice the attempts in
+// flight for one application, webhooks.MaxInFlightPerApp): 32 at once per
+// worker process, polled every 200 ms.
+var Lanes = []Lane{{Queue: QueueWebhooks, Concurrency: 32, Poll: 200 * time.Millisecond}}
+
+// Names lists every queue, lanes included, sorted.
+func Names() []string {
+	names := make([]string, 0, len(Queues)+len(Lanes))
+	for q := range Queues {
+		names = append(names, q)
+	}
+	for _, l := range Lanes {
+		names = append(names, l.Queue)
+	}
+	slices.Sort(names)
+	return names
+}

@@ -73,3 +73,33 @@ func clone(a apps.Application) apps.Application {
 	a.RetryDelaysMS = slices.Clone(a.RetryDelaysMS)
 	return a
 }
+
+// Service is the appsport.Service other modules' use-case tests see: the
+// applications of a Memory, put with their defaults and no user checks.
+type Service struct{ *Memory }
+
+var _ appsport.Service = Service{}
+
+// NewService returns the service of a new Memory with apps in it.
+func NewService(as ...apps.Application) Service {
+	s := Service{NewMemory()}
+	for _, a := range as {
+		_ = s.Upsert(context.Background(), a.WithDefaults())
+	}
+	return s
+}
+
+// Put stores the application with its defaults.
+func (s Service) Put(ctx context.Context, a apps.Application) (apps.Application, error) {
+	a = a.WithDefaults()
+	return a, s.Upsert(ctx, a)
+}
+
+// Application returns an application, or apps.ErrApplicationNotFound.
+func (s Service) Application(ctx context.Context, id int64) (apps.Application, error) {
+	a, err := s.Memory.Application(ctx, id)
+	if err != nil {
+		return a, apps.ErrApplicationNotFound
+	}
+	return a, nil
+}
