@@ -3,12 +3,12 @@ package app
 import (
 	"context"
 	"log/slog"
-	"slices"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/hibiken/asynq"
 
+	"github.com/feria/feria/adapters/callback/httpcallback"
 	"github.com/feria/feria/adapters/httpapi/accountapi"
 	"github.com/feria/feria/adapters/httpapi/adminapi"
 	"github.com/feria/feria/adapters/httpapi/appsapi"
@@ -24,6 +24,7 @@ import (
 	"github.com/feria/feria/adapters/httpapi/salesapi"
 	"github.com/feria/feria/adapters/httpapi/sandboxapi"
 	"github.com/feria/feria/adapters/httpapi/shippingapi"
+	"github.com/feria/feria/adapters/httpapi/webhooksapi"
 	"github.com/feria/feria/adapters/jobqueue"
 	"github.com/feria/feria/adapters/mailer/logmail"
 	"github.com/feria/feria/adapters/mailer/smtpmail"
@@ -38,6 +39,7 @@ import (
 	"github.com/feria/feria/adapters/sqlstore/outboxdb"
 	"github.com/feria/feria/adapters/sqlstore/salesdb"
 	"github.com/feria/feria/adapters/sqlstore/shippingdb"
+	"github.com/feria/feria/adapters/sqlstore/webhooksdb"
 	"github.com/feria/feria/core/apps/appssvc"
 	"github.com/feria/feria/core/brands/brandssvc"
 	"github.com/feria/feria/core/catalog/catalogsvc"
@@ -45,20 +47,24 @@ import (
 	"github.com/feria/feria/core/contacts/contactssvc"
 	"github.com/feria/feria/core/fiscal/fiscalsvc"
 	"github.com/feria/feria/core/flex/flexsvc"
+	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/messaging"
 	"github.com/feria/feria/core/messaging/messagingsvc"
 	"github.com/feria/feria/core/notify/notifysvc"
 	"github.com/feria/feria/core/sales"
 	"github.com/feria/feria/core/sales/salessvc"
 	"github.com/feria/feria/core/shipping/shippingsvc"
+	"github.com/feria/feria/core/webhooks/webhookssvc"
 	"github.com/feria/feria/ports/compatport"
 	"github.com/feria/feria/ports/fiscalport"
 	"github.com/feria/feria/ports/notifyport"
 	"github.com/feria/feria/ports/salesport"
 	"github.com/feria/feria/ports/sandboxport"
+	"github.com/feria/feria/ports/webhooksport"
 	"github.com/feria/feria/workers/compatworker"
 	"github.com/feria/feria/workers/fiscalworker"
 	"github.com/feria/feria/workers/tasks"
+	"github.com/feria/feria/workers/webhooksworker"
 )
 
 // Module is one row of the module map: what one area of feria adds to the
@@ -100,17 +106,22 @@ func modules(d *Deps) ([]Module, error) {
 	// account module learns them once both exist.
 	apps := appssvc.New(appsdb.New(d.DB), d.Accounts)
 	d.accounts.WithApplications(apps)
+	// The notifications to applications: every write path below that
+	// changes a resource of a topic tells hooks in its transaction.
+	hooks := webhookssvc.New(webhookssvc.Deps{Store: webhooksdb.New(d.DB), Apps: apps, Outbox: outboxdb.New(d.DB),
+		Sender: httpcallback.New(), Tx: d.Tx, Clock: d.Clock, Wall: kernel.SystemClock})
+	d.Registry.MustRegister(webhooksapi.NewCollector(hooks))
 	brands := brandssvc.New(brandsdb.New(d.DB), d.Accounts, d.Clock)
-	catalog := catalogsvc.New(catalogdb.New(d.DB), d.Accounts, d.Clock).WithOfficialStores(brands)
-	sales := salessvc.New(salesdb.New(d.DB), d.Accounts, catalog, d.Tx, d.Clock, observers)
-	flex := flexsvc.New(flexdb.New(d.DB), d.Accounts, sales, catalog, d.Clock)
+	catalog := catalogsvc.New(catalogdb.New(d.DB), d.Accounts, d.Clock).WithOfficialStores(brands).WithChanges(hooks)
+	sales := salessvc.New(salesdb.New(d.DB), d.Accounts, catalog, d.Tx, d.Clock, observers).WithChanges(hooks)
+	flex := flexsvc.New(flexdb.New(d.DB), d.Accounts, sales, catalog, d.Clock).WithChanges(hooks, catalog, d.Tx)
 	catalog.WithSelfService(flex)
 	counters := contactsredis.New(d.Redis, contactsredis.DefaultPrefix)
 	contactsStore := contactsdb.New(d.DB)
-	contacts := contactssvc.New(counters, contactsStore, contactsStore, d.Tx, d.Clock)
+	contacts := contactssvc.New(counters, contactsStore, contactsStore, d.Tx, d.Clock).WithChanges(hooks)
 	shipping := shippingsvc.New(shippingdb.New(d.DB), catalog, d.Accounts)
-	compat := compatsvc.New(compatdb.New(d.DB), d.Tx, outboxdb.New(d.DB), noteRules, d.Clock)
-	fiscal, err := fiscalService(d)
+	compat := compatsvc.New(compatdb.New(d.DB), d.Tx, outboxdb.New(d.DB), noteRules, d.Clock).WithItemWatch(catalog)
+	fiscal, err := fiscalService(d, hooks)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +138,11 @@ func modules(d *Deps) ([]Module, error) {
 			Routes:      func(r fiber.Router) { catalogapi.Routes(r, catalog, d.Auth) },
 			Collections: catalogapi.Collections(catalog),
 		},
-		{Name: "sales", Collections: salesapi.Collections(sales)},
+		{
+			Name:        "sales",
+			Routes:      func(r fiber.Router) { salesapi.Routes(r, sales, d.Auth) },
+			Collections: salesapi.Collections(sales),
+		},
 		{
 			Name:        "brands",
 			Routes:      func(r fiber.Router) { brandsapi.Routes(r, brands, d.Auth) },
@@ -176,6 +191,13 @@ func modules(d *Deps) ([]Module, error) {
 			Name:   "notify",
 			Routes: func(r fiber.Router) { notifyapi.Routes(r, notifysvc.New(fiscaldb.NewNotifications(d.DB)), d.Auth) },
 		},
+		{
+			Name:          "webhooks",
+			Routes:        func(r fiber.Router) { webhooksapi.Routes(r, hooks, d.Auth) },
+			SandboxRoutes: func(r fiber.Router) { webhooksapi.SandboxRoutes(r, hooks) },
+			Jobs:          func(handle func(string, asynq.Handler)) { webhooksworker.Register(handle, hooks) },
+			Queues:        map[string]string{webhooksport.TaskDeliver: tasks.QueueWebhooks},
+		},
 		{Name: "admin", Routes: func(r fiber.Router) { adminRoutes(r, d) }},
 		{
 			// The sandbox's test controls; their middlewares are mounted
@@ -212,7 +234,7 @@ var noteRules = compatport.NoteCheckFunc(func(_ context.Context, _ string, note 
 })
 
 // fiscalService wires the fiscal use cases with the configured mailer.
-func fiscalService(d *Deps) (*fiscalsvc.Service, error) {
+func fiscalService(d *Deps, changes webhooksport.Changes) (*fiscalsvc.Service, error) {
 	var mailer notifyport.Mailer = logmail.New(d.Log)
 	if d.Config.SMTPURL != "" {
 		m, err := smtpmail.New(d.Config.SMTPURL)
@@ -233,6 +255,7 @@ func fiscalService(d *Deps) (*fiscalsvc.Service, error) {
 		Tx:            d.Tx,
 		Clock:         d.Clock,
 		Kick:          d.Relay.Kick,
+		Changes:       changes,
 	}), nil
 }
 
@@ -244,12 +267,7 @@ func adminRoutes(r fiber.Router, d *Deps) {
 	// only hides empty queues: logged, not fatal.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	names := make([]string, 0, len(tasks.Queues))
-	for q := range tasks.Queues {
-		names = append(names, q)
-	}
-	slices.Sort(names)
-	if err := jobqueue.RegisterQueues(ctx, d.Redis, names...); err != nil {
+	if err := jobqueue.RegisterQueues(ctx, d.Redis, tasks.Names()...); err != nil {
 		d.Log.Warn("job queues not registered; the dashboard lists them after their first job", slog.Any("err", err))
 	}
 	adminapi.Routes(r, d.Config.AdminKey, asynqRedis(d.Redis.Options()))

@@ -103,6 +103,9 @@ type AskedQuestion struct {
 // ErrForbidden is a caller acting on what is not theirs.
 var ErrForbidden = kernel.E(kernel.Permission, "forbidden", "forbidden")
 
+// ErrQuestionNotFound is GET /questions/{id} of an unknown question.
+var ErrQuestionNotFound = kernel.E(kernel.NotExist, "not_found", "question not found")
+
 // CheckQuestionText validates a question's text and returns it trimmed.
 func CheckQuestionText(text string) (string, error) {
 	t := strings.TrimSpace(text)

@@ -143,6 +143,7 @@ var (
 	ErrSubscriptionNotFound = kernel.E(kernel.NotExist, "not_found", "subscription not found")
 	ErrInvalidShipment      = kernel.E(kernel.Invalid, "bad_request", "invalid shipment")
 	ErrShipmentNotFound     = kernel.E(kernel.NotExist, "not_found", "shipment not found")
+	ErrNotYourShipment      = kernel.E(kernel.Permission, "forbidden", "the caller is neither the seller nor the buyer of the shipment's order")
 )
 
 // Values the sandbox accepts.

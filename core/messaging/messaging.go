@@ -137,6 +137,9 @@ var (
 	// ErrBillingRuleBroken is ErrRuleBroken of a billing request; its cause
 	// names the rule broken.
 	ErrBillingRuleBroken = kernel.E(kernel.NotAcceptable, "not_acceptable", "You cannot ask for the billing_info because the text is not valid. Check Messaging Post Sale documentation for more information")
+	// ErrMessageNotFound and ErrNotYourMessage answer GET /messages/{id}.
+	ErrMessageNotFound = kernel.E(kernel.NotExist, "not_found", "message not found")
+	ErrNotYourMessage  = kernel.E(kernel.Permission, "forbidden", "the caller is neither the seller nor the buyer of the message's pack")
 )
 
 // CheckText applies the length limit (in characters, not bytes) and the

@@ -12,6 +12,8 @@ import (
 var (
 	ErrInvalidOrder  = kernel.E(kernel.Invalid, "bad_request", "invalid order")
 	ErrOrderNotFound = kernel.E(kernel.NotExist, "not_found", "order not found")
+	ErrNotYourOrder  = kernel.E(kernel.Permission, "forbidden", "the caller is neither the seller nor the buyer of the order")
+	ErrNoCaller      = kernel.E(kernel.Unauthenticated, "unauthorized", "access token required")
 )
 
 // OrderStatuses are the order statuses the sandbox accepts.

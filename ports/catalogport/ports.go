@@ -63,6 +63,14 @@ type SelfService interface {
 	SelfService(ctx context.Context, itemID string) (bool, error)
 }
 
+// ItemWatch is told, inside a write's transaction, that an item's public
+// resource may have changed (its compatibilities, its local delivery), so
+// that the notifications compare what GET /items/{id} shows (the catalog
+// service implements it).
+type ItemWatch interface {
+	ItemTouched(ctx context.Context, itemID string) error
+}
+
 // SearchResult is one page of a seller's item ids.
 type SearchResult struct {
 	IDs  []string

@@ -50,6 +50,9 @@ type Service interface {
 
 	// Ask stores the caller's question on an item and counts it.
 	Ask(ctx context.Context, itemID, text string) (contacts.AskedQuestion, error)
+	// Question is GET /questions/{id}, for the item's seller and the buyer
+	// who asked (the caller in ctx).
+	Question(ctx context.Context, id int64) (contacts.AskedQuestion, error)
 	// Questions lists an item's questions for its seller, newest first.
 	Questions(ctx context.Context, itemID string, p paging.Request) ([]contacts.AskedQuestion, paging.Page, error)
 
@@ -91,6 +94,8 @@ type ItemOwners interface {
 type Questions interface {
 	// Add stores q, assigning its ID.
 	Add(ctx context.Context, q contacts.AskedQuestion) (contacts.AskedQuestion, error)
+	// Question returns a question or ErrNotFound.
+	Question(ctx context.Context, id int64) (contacts.AskedQuestion, error)
 	// ByItem returns a page of the questions of a seller's item, newest
 	// first, and their total.
 	ByItem(ctx context.Context, sellerID int64, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error)

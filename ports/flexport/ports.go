@@ -24,6 +24,9 @@ type Service interface {
 	// PutShipment validates and upserts a shipment; its order must exist.
 	PutShipment(ctx context.Context, s flex.Shipment) (flex.Shipment, error)
 	Shipment(ctx context.Context, id int64) (flex.Shipment, error)
+	// ShipmentView is GET /shipments/{id}, for the seller and the buyer of
+	// the shipment's order (the caller in ctx).
+	ShipmentView(ctx context.Context, id int64) (flex.Shipment, error)
 
 	// The public API of spec E; every call but SelfService needs the caller
 	// in ctx.

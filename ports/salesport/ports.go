@@ -24,6 +24,9 @@ type Service interface {
 	// must exist. Every OrderObserver runs in the same transaction.
 	PutOrder(ctx context.Context, o sales.Order) (sales.Order, error)
 	Order(ctx context.Context, id int64) (sales.Order, error)
+	// OrderView is GET /orders/{id}: the order's public resource, for its
+	// seller and buyer (the caller in ctx).
+	OrderView(ctx context.Context, id int64) (sales.OrderView, error)
 }
 
 // Orders persists orders.

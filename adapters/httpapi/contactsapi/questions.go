@@ -74,3 +74,17 @@ func (h handlers) search(c *fiber.Ctx) error {
 	}
 	return c.JSON(out)
 }
+
+// question serves GET /questions/{question_id}: the resource a questions
+// notification names, for the item's seller and the buyer who asked.
+func (h handlers) question(c *fiber.Ctx) error {
+	id, err := httpapi.PositiveID("question_id", c.Params("question_id"))
+	if err != nil {
+		return err
+	}
+	q, err := h.svc.Question(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(questionOut(q))
+}

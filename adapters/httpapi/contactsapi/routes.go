@@ -45,6 +45,9 @@ func Routes(app fiber.Router, svc contactsport.Service, auth httpapi.Auth) {
 
 	app.Post("/questions", shape, auth.Required(), h.ask)
 	app.Get("/questions/search", shape, auth.Required(), h.search)
+	// A question read is a notified resource: its errors are in shape (a),
+	// as every resource a notification names (docs/decisions.md).
+	app.Get("/questions/:question_id", httpapi.UseShape(httpapi.ShapeDefault), auth.Required(), h.question)
 }
 
 type handlers struct{ svc contactsport.Service }

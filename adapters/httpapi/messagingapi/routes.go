@@ -11,6 +11,7 @@ import (
 	"github.com/feria/feria/adapters/httpapi"
 	"github.com/feria/feria/core/fiscal"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/messaging"
 	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/ports/messagingport"
 )
@@ -24,6 +25,17 @@ func Routes(app fiber.Router, svc messagingport.Service, auth httpapi.Auth) {
 	authed := auth.Required(httpapi.AuthErrors{Missing: fiscal.ErrTokenMissing})
 	app.Get("/messages/packs/:pack_id/sellers/:seller_id", authed, conversation(svc))
 	app.Get("/messages/packs/:pack_id", authed, conversation(svc))
+	// A message is the resource a messages notification names: its errors
+	// are in shape (a) and a missing token is 401, as on every notified
+	// resource (docs/decisions.md).
+	app.Get("/messages/:message_id", httpapi.UseShape(httpapi.ShapeDefault), auth.Required(), func(c *fiber.Ctx) error {
+		conv, err := svc.Message(c.UserContext(), httpapi.Param(c, "message_id"))
+		if err != nil {
+			return err
+		}
+		m := conv.Messages[0]
+		return c.JSON(messageOf(conv, m, m.ID == conv.FirstID))
+	})
 }
 
 // errTag is the error of a tag other than post_sale, the only conversation
@@ -51,20 +63,25 @@ func conversation(svc messagingport.Service) fiber.Handler {
 			return err
 		}
 		out := answer{Paging: conv.Page, Messages: make([]message, len(conv.Messages))}
-		resources := []resource{{ID: strconv.FormatInt(conv.PackID, 10), Name: "packs"}, {ID: strconv.FormatInt(conv.SellerID, 10), Name: "sellers"}}
 		for i, m := range conv.Messages {
-			at := m.DateCreated.UTC()
-			out.Messages[i] = message{ID: m.ID, SiteID: conv.SiteID, From: party{m.FromUserID}, To: party{m.ToUserID},
-				Status: "available", Text: m.Text,
-				MessageDate:       dates{Received: at, Available: at, Notified: at, Created: at},
-				MessageModeration: moderation{Status: "clean"},
-				MessageResources:  resources,
-				// Oldest first: the first message of the conversation is the
-				// first of the first page.
-				ConversationFirstMessage: conv.Page.Offset+i == 0,
-			}
+			// Oldest first: the first message of the conversation is the
+			// first of the first page.
+			out.Messages[i] = messageOf(conv, m, conv.Page.Offset+i == 0)
 		}
 		return c.JSON(out)
+	}
+}
+
+// messageOf is a message of a conversation as the marketplace shows it.
+func messageOf(conv messagingport.Conversation, m messaging.Message, first bool) message {
+	at := m.DateCreated.UTC()
+	return message{ID: m.ID, SiteID: conv.SiteID, From: party{m.FromUserID}, To: party{m.ToUserID},
+		Status: "available", Text: m.Text,
+		MessageDate:       dates{Received: at, Available: at, Notified: at, Created: at},
+		MessageModeration: moderation{Status: "clean"},
+		MessageResources: []resource{{ID: strconv.FormatInt(conv.PackID, 10), Name: "packs"},
+			{ID: strconv.FormatInt(conv.SellerID, 10), Name: "sellers"}},
+		ConversationFirstMessage: first,
 	}
 }
 

@@ -1,5 +1,6 @@
 // Package salesapi serves the sales module: the sandbox collection of
-// orders (packs are orders that share a pack_id).
+// orders (packs are orders that share a pack_id) and the public read of an
+// order.
 package salesapi
 
 import (

@@ -84,6 +84,19 @@ func (s *Store) Add(ctx context.Context, q contacts.AskedQuestion) (contacts.Ask
 	return row.question(), nil
 }
 
+// Question returns a question or contactsport.ErrNotFound.
+func (s *Store) Question(ctx context.Context, id int64) (contacts.AskedQuestion, error) {
+	var row questionRow
+	err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&row).Where("id = ?", id).Scan(ctx)
+	if sqlstore.IsNoRows(err) {
+		return contacts.AskedQuestion{}, fmt.Errorf("contactsdb: question %d: %w", id, contactsport.ErrNotFound)
+	}
+	if err != nil {
+		return contacts.AskedQuestion{}, fmt.Errorf("contactsdb: question %d: %w", id, err)
+	}
+	return row.question(), nil
+}
+
 // ByItem pages the questions of a seller's item, newest first.
 func (s *Store) ByItem(ctx context.Context, sellerID int64, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error) {
 	var rows []questionRow

@@ -2,6 +2,7 @@ package contactsdb_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/feria/feria/adapters/sqlstore/contactsdb"
 	"github.com/feria/feria/core/contacts"
 	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/ports/contactsport"
 	"github.com/feria/feria/test/testenv"
 )
 
@@ -93,6 +95,13 @@ func TestStore(t *testing.T) {
 			}
 			if qs, total, _ = s.ByItem(ctx, 8, "MLA1", paging.Default()); total != 0 || len(qs) != 0 {
 				t.Fatalf("another seller's inbox = %+v, %d", qs, total)
+			}
+			if q, err := s.Question(ctx, ids[1]); err != nil || q.ID != ids[1] || q.Text != "dos" || q.SellerID != 7 || q.FromID != 9 ||
+				!q.DateCreated.Equal(at.Add(time.Minute)) {
+				t.Fatalf("Question = %+v, %v", q, err)
+			}
+			if _, err := s.Question(ctx, 4242); !errors.Is(err, contactsport.ErrNotFound) {
+				t.Fatalf("unknown question: %v", err)
 			}
 
 			// Inside a transaction that rolls back, the question is gone.

@@ -213,6 +213,24 @@ func (s *Messages) Add(ctx context.Context, m messaging.Message) error {
 	return nil
 }
 
+// Message returns a message or messagingport.ErrNotFound.
+func (s *Messages) Message(ctx context.Context, id string) (messaging.Message, error) {
+	var r messageRow
+	err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&r).Where("id = ?", id).Scan(ctx)
+	if sqlstore.IsNoRows(err) {
+		return messaging.Message{}, fmt.Errorf("fiscaldb: message %s: %w", id, messagingport.ErrNotFound)
+	}
+	if err != nil {
+		return messaging.Message{}, fmt.Errorf("fiscaldb: message %s: %w", id, err)
+	}
+	return r.message(), nil
+}
+
+func (r messageRow) message() messaging.Message {
+	return messaging.Message{ID: r.ID, PackID: r.PackID, FromUserID: r.FromUserID, ToUserID: r.ToUserID,
+		Kind: r.Kind, Text: r.Text, DateCreated: r.DateCreated.UTC()}
+}
+
 // ByPack returns a page of a pack's messages, oldest first.
 func (s *Messages) ByPack(ctx context.Context, packID int64, page paging.Request) ([]messaging.Message, int, error) {
 	var rows []messageRow
@@ -223,8 +241,7 @@ func (s *Messages) ByPack(ctx context.Context, packID int64, page paging.Request
 	}
 	out := make([]messaging.Message, len(rows))
 	for i, r := range rows {
-		out[i] = messaging.Message{ID: r.ID, PackID: r.PackID, FromUserID: r.FromUserID, ToUserID: r.ToUserID,
-			Kind: r.Kind, Text: r.Text, DateCreated: r.DateCreated.UTC()}
+		out[i] = r.message()
 	}
 	return out, int(total), nil
 }

@@ -14,17 +14,20 @@ import (
 	"github.com/feria/feria/core/catalog"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/core/webhooks"
 	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/catalogport"
+	"github.com/feria/feria/ports/webhooksport"
 )
 
 // Service implements catalogport.Service.
 type Service struct {
-	store  catalogport.Store
-	users  accountport.Service
-	stores catalogport.OfficialStores
-	flex   catalogport.SelfService
-	clock  kernel.Clock
+	store   catalogport.Store
+	users   accountport.Service
+	stores  catalogport.OfficialStores
+	flex    catalogport.SelfService
+	changes webhooksport.Changes
+	clock   kernel.Clock
 }
 
 var _ catalogport.Service = (*Service)(nil)
@@ -46,6 +49,35 @@ func (s *Service) WithOfficialStores(stores catalogport.OfficialStores) *Service
 func (s *Service) WithSelfService(flex catalogport.SelfService) *Service {
 	s.flex = flex
 	return s
+}
+
+// WithChanges tells the notifications to applications (topic items) of
+// every item whose public resource a write may have changed.
+func (s *Service) WithChanges(changes webhooksport.Changes) *Service {
+	s.changes = changes
+	return s
+}
+
+// ItemTouched tells the notifications what GET /items/{id} shows now, in
+// the caller's transaction; they notify only when it differs from what it
+// showed before. Other modules whose writes change the resource (the
+// compatibilities, local delivery) call it.
+func (s *Service) ItemTouched(ctx context.Context, id string) error {
+	if s.changes == nil {
+		return nil
+	}
+	v, err := s.ItemView(ctx, id)
+	if err != nil {
+		return err
+	}
+	return s.itemChanged(ctx, v)
+}
+
+func (s *Service) itemChanged(ctx context.Context, v catalog.ItemView) error {
+	if s.changes == nil {
+		return nil
+	}
+	return s.changes.Changed(ctx, webhooks.Change{Topic: webhooks.TopicItems, Resource: "/items/" + v.ID, UserID: v.SellerID, State: v})
 }
 
 // Errors of the item search.
@@ -216,7 +248,11 @@ func (s *Service) PutItem(ctx context.Context, it catalog.Item) (catalog.ItemVie
 	if err := s.store.UpsertItem(ctx, it); err != nil {
 		return catalog.ItemView{}, err
 	}
-	return s.ItemView(ctx, it.ID)
+	v, err := s.ItemView(ctx, it.ID)
+	if err != nil {
+		return v, err
+	}
+	return v, s.itemChanged(ctx, v)
 }
 
 // checkOfficialStore applies spec D to an item of a seller bound to official

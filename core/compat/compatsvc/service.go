@@ -10,6 +10,7 @@ import (
 
 	"github.com/feria/feria/core/compat"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/ports/catalogport"
 	"github.com/feria/feria/ports/compatport"
 	"github.com/feria/feria/ports/outboxport"
 	"github.com/feria/feria/ports/salesport"
@@ -23,6 +24,7 @@ type Service struct {
 	outbox outboxport.Outbox
 	notes  compatport.NoteChecker
 	clock  kernel.Clock
+	items  catalogport.ItemWatch
 }
 
 var (
@@ -34,6 +36,14 @@ var (
 // New returns the service.
 func New(store compatport.Store, tx compatport.Tx, outbox outboxport.Outbox, notes compatport.NoteChecker, clock kernel.Clock) *Service {
 	return &Service{store: store, tx: tx, outbox: outbox, notes: notes, clock: clock}
+}
+
+// WithItemWatch makes every write of an item's compatibilities tell items,
+// in its transaction, that the item's public resource (tags,
+// HAS_COMPATIBILITIES) may have changed: the notifications compare it.
+func (s *Service) WithItemWatch(items catalogport.ItemWatch) *Service {
+	s.items = items
+	return s
 }
 
 // internal turns a store fault into a 500, but lets a *kernel.Error through
@@ -57,13 +67,17 @@ func internal0(err error) error {
 
 // inItem runs fn in a transaction that first locks the item's
 // compatibility state: every check-then-write on an item's state
-// (universal or not, has compatibilities, has an exception) goes through it.
+// (universal or not, has compatibilities, has an exception) goes through it,
+// and ends by telling the item watch.
 func (s *Service) inItem(ctx context.Context, itemID string, fn func(ctx context.Context) error) error {
 	return s.tx.RunInTx(ctx, func(ctx context.Context) error {
 		if err := s.store.LockItem(ctx, itemID); err != nil {
 			return internal(err)
 		}
-		return fn(ctx)
+		if err := fn(ctx); err != nil || s.items == nil {
+			return err
+		}
+		return internal0(s.items.ItemTouched(ctx, itemID))
 	})
 }
 

@@ -8,12 +8,15 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/feria/feria/core/contacts"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/core/webhooks"
 	"github.com/feria/feria/ports/contactsport"
+	"github.com/feria/feria/ports/webhooksport"
 )
 
 // Service implements contactsport.Service.
@@ -23,6 +26,7 @@ type Service struct {
 	questions contactsport.Questions
 	tx        contactsport.Tx
 	clock     kernel.Clock
+	changes   webhooksport.Changes
 }
 
 var _ contactsport.Service = (*Service)(nil)
@@ -30,6 +34,13 @@ var _ contactsport.Service = (*Service)(nil)
 // New builds the service.
 func New(c contactsport.Counters, o contactsport.ItemOwners, q contactsport.Questions, tx contactsport.Tx, clock kernel.Clock) *Service {
 	return &Service{counters: c, owners: o, questions: q, tx: tx, clock: clock}
+}
+
+// WithChanges tells the notifications to applications (topic questions) of
+// every question asked, for the item's seller, in its transaction.
+func (s *Service) WithChanges(changes webhooksport.Changes) *Service {
+	s.changes = changes
+	return s
 }
 
 // ItemTotal counts an item's contacts between two dates.
@@ -264,11 +275,37 @@ func (s *Service) Ask(ctx context.Context, itemID, text string) (contacts.AskedQ
 		if err != nil {
 			return err
 		}
+		if s.changes != nil {
+			if err := s.changes.Changed(ctx, webhooks.Change{Topic: webhooks.TopicQuestions,
+				Resource: "/questions/" + strconv.FormatInt(q.ID, 10), UserID: seller}); err != nil {
+				return err
+			}
+		}
 		_, err = s.counters.Add(ctx, []contacts.Event{{ID: contacts.QuestionEventID(q.ID), ItemID: id,
 			SellerID: seller, Kind: contacts.Question, Date: q.DateCreated}})
 		return err
 	})
 	return q, err
+}
+
+// Question returns a question to the item's seller or the buyer who asked
+// it; an unknown question is 404 before anybody's permission is read.
+func (s *Service) Question(ctx context.Context, id int64) (contacts.AskedQuestion, error) {
+	caller, ok := kernel.CallerFrom(ctx)
+	if !ok {
+		return contacts.AskedQuestion{}, kernel.E(kernel.Unauthenticated, "unauthorized", "access token required")
+	}
+	q, err := s.questions.Question(ctx, id)
+	if errors.Is(err, contactsport.ErrNotFound) {
+		return q, contacts.ErrQuestionNotFound.Wrap(err)
+	}
+	if err != nil {
+		return q, err
+	}
+	if caller.UserID != q.SellerID && caller.UserID != q.FromID {
+		return contacts.AskedQuestion{}, contacts.ErrForbidden.Withf("question %d is neither asked by the caller nor on the caller's item", id)
+	}
+	return q, nil
 }
 
 // Questions lists an item's questions for its seller.

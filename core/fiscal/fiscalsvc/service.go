@@ -17,12 +17,14 @@ import (
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/messaging"
 	"github.com/feria/feria/core/notify"
+	"github.com/feria/feria/core/webhooks"
 	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/blobport"
 	"github.com/feria/feria/ports/fiscalport"
 	"github.com/feria/feria/ports/messagingport"
 	"github.com/feria/feria/ports/notifyport"
 	"github.com/feria/feria/ports/outboxport"
+	"github.com/feria/feria/ports/webhooksport"
 )
 
 // Deps are the ports the use cases use.
@@ -40,6 +42,9 @@ type Deps struct {
 	// Kick, when set, is called after a commit that wrote outbox messages,
 	// so that they are relayed now rather than at the relay's next tick.
 	Kick func()
+	// Changes, when set, is told of every billing message (topic messages,
+	// for the seller) in its transaction.
+	Changes webhooksport.Changes
 }
 
 // Service implements fiscalport.Service and fiscalport.Jobs.
@@ -290,6 +295,11 @@ func (s *Service) RequestBilling(ctx context.Context, packID, text string) (mess
 	err = s.d.Tx.RunInTx(ctx, func(ctx context.Context) error {
 		if err := s.d.Messages.Add(ctx, m); err != nil {
 			return err
+		}
+		if s.d.Changes != nil {
+			if err := s.d.Changes.Changed(ctx, webhooks.Change{Topic: webhooks.TopicMessages, Resource: "/messages/" + m.ID, UserID: p.SellerID}); err != nil {
+				return err
+			}
 		}
 		return s.enqueue(ctx, fiscalport.TaskBillingRequested, notice, now)
 	})

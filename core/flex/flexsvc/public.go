@@ -204,14 +204,16 @@ func (s *Service) EnableItem(ctx context.Context, siteID, itemID string) error {
 	if err := flex.CheckItemOffers(f); err != nil {
 		return err
 	}
-	added, err := s.store.EnableItem(ctx, itemID, s.clock.Now())
-	if err != nil {
-		return err
-	}
-	if !added {
-		return flex.ErrAlreadyInFlex.Withf("item %s is already in flex", itemID)
-	}
-	return nil
+	return s.inTx(ctx, func(ctx context.Context) error {
+		added, err := s.store.EnableItem(ctx, itemID, s.clock.Now())
+		if err != nil {
+			return err
+		}
+		if !added {
+			return flex.ErrAlreadyInFlex.Withf("item %s is already in flex", itemID)
+		}
+		return s.itemTouched(ctx, itemID)
+	})
 }
 
 // DisableItem disables the option of an enabled item, whether or not the
@@ -223,7 +225,13 @@ func (s *Service) DisableItem(ctx context.Context, siteID, itemID string) error 
 	if err != nil {
 		return err
 	}
-	removed, err := s.store.DisableItem(ctx, itemID)
+	removed := false
+	err = s.inTx(ctx, func(ctx context.Context) error {
+		if removed, err = s.store.DisableItem(ctx, itemID); err != nil || !removed {
+			return err
+		}
+		return s.itemTouched(ctx, itemID)
+	})
 	if err != nil || removed {
 		return err
 	}

@@ -8,13 +8,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/feria/feria/core/flex"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/webhooks"
 	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/catalogport"
 	"github.com/feria/feria/ports/flexport"
 	"github.com/feria/feria/ports/salesport"
+	"github.com/feria/feria/ports/webhooksport"
 )
 
 // Service implements flexport.Service.
@@ -24,6 +27,40 @@ type Service struct {
 	orders  salesport.Service
 	catalog catalogport.Service
 	clock   kernel.Clock
+	// What tells the notifications to applications of flex's changes;
+	// nil: nobody listens.
+	changes webhooksport.Changes
+	items   catalogport.ItemWatch
+	tx      Tx
+}
+
+// Tx runs a unit of work in one transaction.
+type Tx interface {
+	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
+}
+
+// WithChanges tells the notifications of flex's changes in their
+// transaction: shipments (topics shipments and flex-handshakes) and the
+// item option, which changes the item's resource (through items).
+func (s *Service) WithChanges(changes webhooksport.Changes, items catalogport.ItemWatch, tx Tx) *Service {
+	s.changes, s.items, s.tx = changes, items, tx
+	return s
+}
+
+// inTx runs fn in a transaction when the service has one.
+func (s *Service) inTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	if s.tx == nil {
+		return fn(ctx)
+	}
+	return s.tx.RunInTx(ctx, fn)
+}
+
+// itemTouched tells the item watch that the item's option changed.
+func (s *Service) itemTouched(ctx context.Context, itemID string) error {
+	if s.items == nil {
+		return nil
+	}
+	return s.items.ItemTouched(ctx, itemID)
 }
 
 var _ flexport.Service = (*Service)(nil)
@@ -89,10 +126,31 @@ func (s *Service) PutShipment(ctx context.Context, sh flex.Shipment) (flex.Shipm
 		msg := fmt.Sprintf("order %d is of site %s, not %s", sh.OrderID, o.SiteID, sh.SiteID)
 		return sh, flex.ErrInvalidShipment.With(msg).WithCause("site_id", msg)
 	}
-	if err := s.store.UpsertShipment(ctx, sh); err != nil {
+	err = s.inTx(ctx, func(ctx context.Context) error {
+		if err := s.store.UpsertShipment(ctx, sh); err != nil {
+			return err
+		}
+		return s.shipmentChanged(ctx, sh, o.SellerID)
+	})
+	if err != nil {
 		return sh, err
 	}
 	return s.Shipment(ctx, sh.ID)
+}
+
+// shipmentChanged tells the notifications what GET /shipments/{id} and the
+// driver assignment show now, for the order's seller.
+func (s *Service) shipmentChanged(ctx context.Context, sh flex.Shipment, sellerID int64) error {
+	if s.changes == nil {
+		return nil
+	}
+	id := strconv.FormatInt(sh.ID, 10)
+	if err := s.changes.Changed(ctx, webhooks.Change{Topic: webhooks.TopicShipments, Resource: "/shipments/" + id,
+		UserID: sellerID, State: sh}); err != nil {
+		return err
+	}
+	return s.changes.Changed(ctx, webhooks.Change{Topic: webhooks.TopicFlexHandshakes,
+		Resource: "/flex/sites/" + sh.SiteID + "/shipments/" + id + "/assignment/v1", UserID: sellerID, State: sh.DriverID})
 }
 
 // Shipment returns a stored shipment.
@@ -102,4 +160,25 @@ func (s *Service) Shipment(ctx context.Context, id int64) (flex.Shipment, error)
 		return sh, flex.ErrShipmentNotFound.Wrap(err)
 	}
 	return sh, err
+}
+
+// ShipmentView returns a shipment to the seller or the buyer of its order;
+// an unknown shipment is 404 before anybody's permission is read.
+func (s *Service) ShipmentView(ctx context.Context, id int64) (flex.Shipment, error) {
+	c, err := caller(ctx)
+	if err != nil {
+		return flex.Shipment{}, err
+	}
+	sh, err := s.Shipment(ctx, id)
+	if err != nil {
+		return sh, err
+	}
+	o, err := s.orders.Order(ctx, sh.OrderID)
+	if err != nil {
+		return flex.Shipment{}, err
+	}
+	if !o.Concerns(c.UserID) {
+		return flex.Shipment{}, flex.ErrNotYourShipment.Withf("the caller is neither the seller nor the buyer of the order of shipment %d", id)
+	}
+	return sh, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/feria/feria/core/fiscal"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/messaging"
 	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/ports/fiscalport"
 	"github.com/feria/feria/ports/messagingport"
@@ -58,4 +59,37 @@ func (s *Service) Messages(ctx context.Context, packID string, sellerID int64, p
 		return messagingport.Conversation{}, err
 	}
 	return messagingport.Conversation{PackID: id, SiteID: p.SiteID, SellerID: p.SellerID, Messages: msgs, Page: page.Of(total)}, nil
+}
+
+// Message returns a message to the users it concerns, its sender and its
+// recipient (the pack's seller and buyer), in its pack's conversation; an
+// unknown message is 404 before anybody's permission is read.
+func (s *Service) Message(ctx context.Context, id string) (messagingport.Conversation, error) {
+	caller, ok := kernel.CallerFrom(ctx)
+	if !ok {
+		return messagingport.Conversation{}, fiscal.ErrTokenMissing
+	}
+	m, err := s.messages.Message(ctx, id)
+	if errors.Is(err, messagingport.ErrNotFound) {
+		return messagingport.Conversation{}, messaging.ErrMessageNotFound.Wrap(err)
+	}
+	if err != nil {
+		return messagingport.Conversation{}, err
+	}
+	if caller.UserID != m.FromUserID && caller.UserID != m.ToUserID {
+		return messagingport.Conversation{}, messaging.ErrNotYourMessage
+	}
+	p, err := s.packs.Pack(ctx, m.PackID)
+	if err != nil {
+		return messagingport.Conversation{}, err
+	}
+	first, _, err := s.messages.ByPack(ctx, m.PackID, paging.Request{Limit: 1})
+	if err != nil {
+		return messagingport.Conversation{}, err
+	}
+	conv := messagingport.Conversation{PackID: p.ID, SiteID: p.SiteID, SellerID: p.SellerID, Messages: []messaging.Message{m}}
+	if len(first) == 1 {
+		conv.FirstID = first[0].ID
+	}
+	return conv, nil
 }

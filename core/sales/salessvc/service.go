@@ -6,12 +6,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/sales"
+	"github.com/feria/feria/core/webhooks"
 	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/catalogport"
 	"github.com/feria/feria/ports/salesport"
+	"github.com/feria/feria/ports/webhooksport"
 )
 
 // Tx runs a unit of work in one transaction.
@@ -25,6 +28,7 @@ type Service struct {
 	users     accountport.Service
 	items     catalogport.Service
 	observers []salesport.OrderObserver
+	changes   webhooksport.Changes
 	tx        Tx
 	clock     kernel.Clock
 }
@@ -34,6 +38,13 @@ var _ salesport.Service = (*Service)(nil)
 // New returns the sales service.
 func New(orders salesport.Orders, users accountport.Service, items catalogport.Service, tx Tx, clock kernel.Clock, observers ...salesport.OrderObserver) *Service {
 	return &Service{orders: orders, users: users, items: items, tx: tx, clock: clock, observers: observers}
+}
+
+// WithChanges tells the notifications to applications (topic orders_v2)
+// what GET /orders/{id} shows of every stored order, in its transaction.
+func (s *Service) WithChanges(changes webhooksport.Changes) *Service {
+	s.changes = changes
+	return s
 }
 
 func invalid(field, format string, args ...any) error {
@@ -91,7 +102,11 @@ func (s *Service) PutOrder(ctx context.Context, o sales.Order) (sales.Order, err
 				return err
 			}
 		}
-		return nil
+		if s.changes == nil {
+			return nil
+		}
+		return s.changes.Changed(ctx, webhooks.Change{Topic: webhooks.TopicOrders,
+			Resource: "/orders/" + strconv.FormatInt(o.ID, 10), UserID: o.SellerID, State: o.View()})
 	})
 	if err != nil {
 		return o, err
@@ -106,4 +121,21 @@ func (s *Service) Order(ctx context.Context, id int64) (sales.Order, error) {
 		return o, sales.ErrOrderNotFound.Wrap(err)
 	}
 	return o, err
+}
+
+// OrderView returns the public resource of an order to its seller or
+// buyer; an unknown order is 404 before anybody's permission is read.
+func (s *Service) OrderView(ctx context.Context, id int64) (sales.OrderView, error) {
+	caller, ok := kernel.CallerFrom(ctx)
+	if !ok {
+		return sales.OrderView{}, sales.ErrNoCaller
+	}
+	o, err := s.Order(ctx, id)
+	if err != nil {
+		return sales.OrderView{}, err
+	}
+	if !o.Concerns(caller.UserID) {
+		return sales.OrderView{}, sales.ErrNotYourOrder.Withf("the caller is neither the seller nor the buyer of order %d", id)
+	}
+	return o.View(), nil
 }

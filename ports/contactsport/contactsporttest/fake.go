@@ -142,6 +142,18 @@ func (q *Questions) Add(_ context.Context, in contacts.AskedQuestion) (contacts.
 	return in, nil
 }
 
+// Question returns a question by id.
+func (q *Questions) Question(_ context.Context, id int64) (contacts.AskedQuestion, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, x := range q.all {
+		if x.ID == id {
+			return x, nil
+		}
+	}
+	return contacts.AskedQuestion{}, contactsport.ErrNotFound
+}
+
 // ByItem pages an item's questions, newest first.
 func (q *Questions) ByItem(_ context.Context, sellerID int64, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error) {
 	q.mu.Lock()

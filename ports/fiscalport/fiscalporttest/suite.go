@@ -105,6 +105,13 @@ func TestMessages(t *testing.T, newStore func(t testing.TB) messagingport.Messag
 	if got, total, err := s.ByPack(ctx, 2, paging.Default()); err != nil || total != 0 || len(got) != 0 {
 		t.Fatalf("empty pack = %+v %d %v", got, total, err)
 	}
+	if m, err := s.Message(ctx, "m2"); err != nil || m.ID != "m2" || m.PackID != 1 || m.FromUserID != 10 || m.ToUserID != 20 ||
+		m.Text != "ñandú m2" || !m.DateCreated.Equal(t0.Add(time.Second)) {
+		t.Fatalf("Message = %+v %v", m, err)
+	}
+	if _, err := s.Message(ctx, "m9"); !errors.Is(err, messagingport.ErrNotFound) {
+		t.Fatalf("unknown message: %v", err)
+	}
 }
 
 // TestNotifications is the contract of notifyport.Notifications.
