@@ -36,6 +36,16 @@ func NewRelay(outbox outboxport.Pending, client *asynq.Client, clock kernel.Cloc
 		interval: 500 * time.Millisecond, kick: make(chan struct{}, 1)}
 }
 
+// Every sets how often the relay looks at the outbox when nothing kicks it
+// (500 ms by default).
+func (r *Relay) Every(d time.Duration) *Relay {
+	r.interval = d
+	return r
+}
+
+// relayBatch is how many messages one pass of the relay reads.
+const relayBatch = 100
+
 // Kick asks the relay to look at the outbox now rather than at its next tick.
 func (r *Relay) Kick() {
 	select {
@@ -49,10 +59,16 @@ func (r *Relay) Run(ctx context.Context) {
 	t := time.NewTicker(r.interval)
 	defer t.Stop()
 	for {
-		if n, err := r.Once(ctx); err != nil && ctx.Err() == nil {
+		n, err := r.Once(ctx)
+		if err != nil && ctx.Err() == nil {
 			r.log.Warn("outbox relay failed; will retry", slog.Any("err", err))
 		} else if n > 0 {
 			r.log.Debug("outbox relayed", slog.Int("messages", n))
+		}
+		// A full batch means more may wait: relay the next at once rather
+		// than one batch per tick (100 messages per 500 ms at most).
+		if err == nil && n == relayBatch && ctx.Err() == nil {
+			continue
 		}
 		select {
 		case <-ctx.Done():
@@ -65,7 +81,7 @@ func (r *Relay) Run(ctx context.Context) {
 
 // Once relays one batch and returns how many messages it queued.
 func (r *Relay) Once(ctx context.Context) (int, error) {
-	msgs, err := r.outbox.Pending(ctx, 100)
+	msgs, err := r.outbox.Pending(ctx, relayBatch)
 	if err != nil || len(msgs) == 0 {
 		return 0, err
 	}

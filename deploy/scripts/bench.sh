@@ -4,7 +4,8 @@
 # bench-contacts.sh with redis-benchmark on the same Redis in the same run,
 # so that feria's numbers can be read beside what the machine's Redis does
 # alone; bench-shipping.sh, the 50-item free-shipping cost read beside the
-# one-item read).
+# one-item read; bench-webhooks.sh, notifications delivered per second by a
+# `feria worker` process apart from the API).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${BENCH_OUT:-/tmp/feria-bench.txt}"

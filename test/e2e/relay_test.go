@@ -72,3 +72,39 @@ func TestRelay(t *testing.T) {
 		})
 	}
 }
+
+// A relay that finds full batches relays the next at once, not one batch
+// per tick: 250 messages are queued by its first pass, with a tick of an
+// hour.
+func TestRelayDrainsFullBatches(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db, rdb := testenv.SQLite(t), testenv.Redis(t)
+	opt := asynq.RedisClientOpt{Addr: rdb.Options().Addr, DB: rdb.Options().DB}
+	client, insp := asynq.NewClient(opt), asynq.NewInspector(opt)
+	defer client.Close()
+	defer insp.Close()
+	store := outboxdb.New(db)
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	for i := range 250 {
+		if err := store.Add(ctx, outboxport.Message{ID: fmt.Sprintf("m%03d", i), Type: "test:job", Payload: []byte(`{}`), CreatedAt: now}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	relay := jobqueue.NewRelay(store, client, kernel.ClockFunc(func() time.Time { return now }),
+		slog.New(slog.NewTextHandler(io.Discard, nil)), func(string) string { return "default" }).Every(time.Hour)
+	done := make(chan struct{})
+	go func() { defer close(done); relay.Run(ctx) }()
+	var info *asynq.QueueInfo
+	var err error
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if info, err = insp.GetQueueInfo("default"); err == nil && info.Pending == 250 {
+			break
+		}
+	}
+	cancel()
+	<-done
+	if err != nil || info.Pending != 250 {
+		t.Fatalf("queued by the first pass: %+v %v, want 250", info, err)
+	}
+}

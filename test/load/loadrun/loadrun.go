@@ -33,14 +33,21 @@ const SandboxKey = "load-sandbox-key"
 // Schema opens a migrated PostgreSQL database in a new schema named after
 // prefix; drop removes the schema and closes everything.
 func Schema(ctx context.Context, dbURL, prefix string) (db *bun.DB, drop func(), err error) {
+	db, _, drop, err = SchemaURL(ctx, dbURL, prefix)
+	return db, drop, err
+}
+
+// SchemaURL is Schema that also returns the schema's URL, for a feria
+// process of the run's own (a worker) to use.
+func SchemaURL(ctx context.Context, dbURL, prefix string) (db *bun.DB, schemaURL string, drop func(), err error) {
 	schema := fmt.Sprintf("%s_%d", prefix, time.Now().UnixNano()%1_000_000_000)
 	admin, err := sqlstore.OpenPostgres(ctx, dbURL)
 	if err != nil {
-		return nil, nil, err
+		return nil, "", nil, err
 	}
 	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
 		admin.Close()
-		return nil, nil, err
+		return nil, "", nil, err
 	}
 	drop = func() {
 		if db != nil {
@@ -52,20 +59,20 @@ func Schema(ctx context.Context, dbURL, prefix string) (db *bun.DB, drop func(),
 	u, err := url.Parse(dbURL)
 	if err != nil {
 		drop()
-		return nil, nil, err
+		return nil, "", nil, err
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
 	if db, err = sqlstore.OpenPostgres(ctx, u.String()); err != nil {
 		drop()
-		return nil, nil, err
+		return nil, "", nil, err
 	}
 	if _, err := migrations.Up(ctx, db); err != nil {
 		drop()
-		return nil, nil, err
+		return nil, "", nil, err
 	}
-	return db, drop, nil
+	return db, u.String(), drop, nil
 }
 
 // Server is feria served on a real listener.
