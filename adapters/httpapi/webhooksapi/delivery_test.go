@@ -222,9 +222,14 @@ func TestMissedFeeds(t *testing.T) {
 }
 
 // POST /sandbox/notifications makes a notification as a change would,
-// whatever the application chose, and answers it before any attempt.
+// whatever the application chose, and answers it before any attempt; the
+// embedded backends (make run's) deliver it too.
 func TestTriggerAndList(t *testing.T) {
-	a := apptest.NewWorld(t, apptest.Real)
+	apptest.Each(t, testTriggerAndList)
+}
+
+func testTriggerAndList(t *testing.T, be apptest.Backend) {
+	a := apptest.NewWorld(t, be)
 	rx := newReceiver(t)
 	// 790 chose no topic and no user granted it: a trigger still notifies.
 	a.Sandbox("PUT", "/applications/790", application(rx.srv.URL, 124, nil, nil, nil, 500)).OK(t, 200)

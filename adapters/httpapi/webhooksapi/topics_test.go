@@ -93,6 +93,8 @@ func TestEveryTopic(t *testing.T) {
 		ok(a.Do("POST", "/items/MLA1101/compatibilities/exception", map[string]string{"comment": "no vehicle in the catalog"}, seller...), 200)
 	}, "789 items /items/MLA1101")
 	step("local delivery enabled", func() { ok(a.Do("POST", "/sites/MLA/shipping/selfservice/items/MLA2100", nil, seller...), 204) }, "789 items /items/MLA2100")
+	step("local delivery disabled", func() { ok(a.Do("DELETE", "/sites/MLA/shipping/selfservice/items/MLA2100", nil, seller...), 204) }, "789 items /items/MLA2100")
+	step("local delivery enabled again", func() { ok(a.Do("POST", "/sites/MLA/shipping/selfservice/items/MLA2100", nil, seller...), 204) }, "789 items /items/MLA2100")
 	step("a question", func() {
 		r := a.Do("POST", "/questions", map[string]string{"item_id": "MLA1100", "text": "¿Tiene garantía?"}, buyer...)
 		ok(r, 201)
