@@ -138,4 +138,12 @@ var rows = []row{
 	{route: "GET /messages/packs/:pack_id", access: token, path: "/messages/packs/2000001234", may: []string{seller, buyer}},
 	{route: "GET /messages/packs/:pack_id/sellers/:seller_id", access: token, path: "/messages/packs/2000001234/sellers/123?tag=post_sale", may: []string{seller, buyer}},
 	{route: "GET /my/notifications", access: token, path: "/my/notifications", may: everyone},
+
+	// Notifications to applications: the resources they name, for the users
+	// each concerns, and the missed feeds, for the application's owner.
+	{route: "GET /orders/:order_id", access: token, path: "/orders/2000001", may: []string{seller, buyer}},
+	{route: "GET /shipments/:shipment_id", access: token, path: "/shipments/40001", may: []string{seller, buyer}},
+	{route: "GET /questions/:question_id", access: token, path: "/questions/{question}", may: []string{seller, buyer}},
+	{route: "GET /messages/:message_id", access: token, path: "/messages/{message}", may: []string{seller, buyer}},
+	{route: "GET /missed_feeds", access: token, path: "/missed_feeds?app_id=7001", may: []string{seller}},
 }

@@ -106,6 +106,23 @@ func TestAuthorizationMatrix(t *testing.T) {
 		t.Fatalf("upload: %d %s", up.Status, up.Body)
 	}
 	doc := ids.IDs[0]
+	// A question the buyer asked, a billing message the seller sent, an
+	// application of the seller's.
+	var q struct {
+		ID int64 `json:"id"`
+	}
+	a.Do("POST", "/questions", map[string]string{"item_id": "MLA1100", "text": "¿Tiene garantía?"}, apptest.Bearer(tokens[buyer])...).JSON(t, &q)
+	var billing struct {
+		Message string `json:"message"`
+	}
+	a.Do("POST", "/packs/2000001234/fiscal_documents/billing_info", map[string]string{"text": "Necesito tus datos"}, apptest.Bearer(tokens[seller])...).JSON(t, &billing)
+	words := strings.Fields(billing.Message)
+	if q.ID == 0 || len(words) < 2 {
+		t.Fatalf("question %d, billing message %q", q.ID, billing.Message)
+	}
+	question, message := fmt.Sprint(q.ID), words[1]
+	a.Sandbox("PUT", "/applications/7001", map[string]any{"name": "authz", "owner_id": 123, "client_secret": "s",
+		"callback_url": "http://127.0.0.1:9/cb", "topics": []string{"items"}}).OK(t, 200)
 	// Bad tokens: an expired one (the clock moves past it), a revoked one.
 	var g struct {
 		AccessToken string `json:"access_token"`
@@ -149,7 +166,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	}
 
 	fill := func(p string) string {
-		return strings.NewReplacer("{compat}", compat, "{doc}", doc).Replace(p)
+		return strings.NewReplacer("{compat}", compat, "{doc}", doc, "{question}", question, "{message}", message).Replace(p)
 	}
 	cases := 0
 	check := func(r row, who, tok, carrier string) {

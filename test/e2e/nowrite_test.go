@@ -274,5 +274,22 @@ func writePaths() []writePath {
 		{name: "sandbox POST fixtures", prepare: nothing, ok: 200,
 			do: sandbox("POST", "/fixtures", `{"users":[{"id":998,"nickname":"N","site_id":"MLA"}],
 				"items":[{"id":"MLA1301","site_id":"MLA","seller_id":998,"title":"Bujía","category_id":"MLA1000"}]}`)},
+		{name: "sandbox POST notification", prepare: withApplication, ok: 202,
+			do: sandbox("POST", "/notifications", `{"app_id":7001,"topic":"items","resource":"/items/MLA1100","user_id":123}`)},
+		// A change an application hears of writes its notification in the
+		// change's transaction (the outbox of notifications).
+		{name: "POST /questions notifying an application", prepare: withApplication, ok: 201,
+			do: as(demoBuyer, "POST", "/questions", `{"item_id":"MLA1100","text":"¿Tiene garantía?"}`)},
+		{name: "sandbox PUT shipment notifying an application", prepare: withApplication, ok: 200,
+			do: sandbox("PUT", "/shipments/40009", `{"site_id":"MLA","order_id":2000001,"driver_id":778}`)},
 	}
+}
+
+// application is an application of the demo seller that hears every topic.
+const application = `{"name":"it","owner_id":123,"client_secret":"s","callback_url":"http://127.0.0.1:9/cb",
+	"topics":["items","questions","orders_v2","messages","shipments","flex-handshakes"],"users":[456]}`
+
+func withApplication(t *testing.T, a *apptest.App) map[string]string {
+	a.Sandbox("PUT", "/applications/7001", application).OK(t, 200)
+	return nil
 }
