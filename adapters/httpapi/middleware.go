@@ -74,9 +74,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-// maskedPath is the request's path with the value of every secret path
-// parameter (a name holding "token" or "key": DELETE /sandbox/tokens/:token)
-// replaced, so that the access log never holds a credential.
+// maskedPath is the request's path with every credential replaced, so that
+// the access log never holds one: the value of a path parameter named like
+// a token or key (DELETE /sandbox/tokens/:token), and the segment after a
+// "tokens" segment, which a request refused before routing (a wrong sandbox
+// key) carries without any parameter known.
 func maskedPath(c *fiber.Ctx) string {
 	path := c.Path()
 	for _, name := range c.Route().Params {
@@ -88,7 +90,13 @@ func maskedPath(c *fiber.Ctx) string {
 			path = strings.ReplaceAll(path, v, "xxxxx")
 		}
 	}
-	return path
+	segs := strings.Split(path, "/")
+	for i := 0; i+1 < len(segs); i++ {
+		if segs[i] == "tokens" && segs[i+1] != "" {
+			segs[i+1] = "xxxxx"
+		}
+	}
+	return strings.Join(segs, "/")
 }
 
 // AccessLog logs one JSON line per request and records its metrics. It runs

@@ -216,8 +216,10 @@ func startMinIO(t *testing.T) *minioServer {
 		s.cmd.Process.Kill()                  //nolint:errcheck // may be gone
 		s.cmd.Wait()                          //nolint:errcheck // killed
 	})
-	for i := 0; i < 300; i++ {
-		if res, err := http.Get("http://" + s.endpoint + "/minio/health/live"); err == nil {
+	for i := 0; i < 600; i++ {
+		// ready, not live: a live MinIO may still answer "Server not
+		// initialized yet".
+		if res, err := http.Get("http://" + s.endpoint + "/minio/health/ready"); err == nil {
 			res.Body.Close()
 			if res.StatusCode == 200 {
 				return s
