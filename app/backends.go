@@ -22,11 +22,10 @@ import (
 // backends are the process's connections to its backing services, real or
 // embedded.
 type backends struct {
-	db       *bun.DB
-	redis    *redis.Client
-	redisOpt *redis.Options
-	blobs    blobport.Store
-	closers  []func()
+	db      *bun.DB
+	redis   redis.UniversalClient // a *redis.Client or a *redis.ClusterClient
+	blobs   blobport.Store
+	closers []func()
 }
 
 func (b *backends) close() {
@@ -35,9 +34,20 @@ func (b *backends) close() {
 	}
 }
 
-// asynqRedis is the connection option asynq needs for the Redis of o.
-func asynqRedis(o *redis.Options) asynq.RedisClientOpt {
-	return asynq.RedisClientOpt{Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB, TLSConfig: o.TLSConfig}
+// asynqRedis is the connection option asynq needs for the Redis (or Redis
+// Cluster) of rdb: asynq opens connections of its own.
+func asynqRedis(rdb redis.UniversalClient) (asynq.RedisConnOpt, error) {
+	switch c := rdb.(type) {
+	case *redis.Client:
+		o := c.Options()
+		return asynq.RedisClientOpt{Network: o.Network, Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB,
+			TLSConfig: o.TLSConfig, DialTimeout: o.DialTimeout, ReadTimeout: o.ReadTimeout, WriteTimeout: o.WriteTimeout}, nil
+	case *redis.ClusterClient:
+		o := c.Options()
+		return asynq.RedisClusterClientOpt{Addrs: o.Addrs, Username: o.Username, Password: o.Password, TLSConfig: o.TLSConfig,
+			MaxRedirects: o.MaxRedirects, DialTimeout: o.DialTimeout, ReadTimeout: o.ReadTimeout, WriteTimeout: o.WriteTimeout}, nil
+	}
+	return nil, fmt.Errorf("redis: a %T is neither a Redis client nor a Redis Cluster client", rdb)
 }
 
 // openBackends connects every port to its configured backend and logs which
@@ -69,18 +79,23 @@ func openBackends(ctx context.Context, cfg Config, log *slog.Logger) (_ *backend
 	b.closers = append(b.closers, func() { b.db.Close() })
 
 	if cfg.RedisURL != "" {
-		if b.redis, b.redisOpt, err = redisstore.Open(cfg.RedisURL); err != nil {
+		if b.redis, err = redisstore.Open(cfg.RedisURL); err != nil {
 			return nil, fmt.Errorf("REDIS_URL: %w", err)
 		}
-		log.Info("backend", slog.String("port", "redis"), slog.String("backend", "redis"), slog.String("addr", b.redisOpt.Addr))
+		if c, ok := b.redis.(*redis.ClusterClient); ok {
+			log.Info("backend", slog.String("port", "redis"), slog.String("backend", "redis cluster"), slog.Any("seeds", c.Options().Addrs))
+		} else {
+			log.Info("backend", slog.String("port", "redis"), slog.String("backend", "redis"), slog.String("addr", b.redis.(*redis.Client).Options().Addr))
+		}
 	} else {
 		var stop func()
-		if b.redis, b.redisOpt, stop, err = redisstore.Embedded(cfg.DataDir, log); err != nil {
+		var opt *redis.Options
+		if b.redis, opt, stop, err = redisstore.Embedded(cfg.DataDir, log); err != nil {
 			return nil, fmt.Errorf("DATA_DIR: %w", err)
 		}
 		b.closers = append(b.closers, stop)
 		log.Info("backend", slog.String("port", "redis"), slog.String("backend", "miniredis (in-process, snapshot in DATA_DIR)"),
-			slog.String("addr", b.redisOpt.Addr), slog.String("snapshot", filepath.Join(cfg.DataDir, redisstore.SnapshotFile)))
+			slog.String("addr", opt.Addr), slog.String("snapshot", filepath.Join(cfg.DataDir, redisstore.SnapshotFile)))
 	}
 	b.closers = append(b.closers, func() { b.redis.Close() })
 

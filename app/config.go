@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feria/feria/adapters/redisstore"
 	"github.com/feria/feria/core/control"
 	"github.com/feria/feria/core/kernel"
 )
@@ -76,7 +77,7 @@ var Variables = []Variable{
 	{Name: "HTTP_ADDR", Default: ":8080", Meaning: "address the API listens on"},
 	{Name: "DATA_DIR", Default: "./var", Meaning: "where the embedded backends keep their data"},
 	{Name: "DATABASE_URL", Unset: "SQLite at `DATA_DIR/feria.db`", Meaning: "PostgreSQL: `postgres://user:pass@host:5432/db?sslmode=disable`"},
-	{Name: "REDIS_URL", Unset: "an in-process Redis", Meaning: "`redis://host:6379/0` (counters and job queues)"},
+	{Name: "REDIS_URL", Unset: "an in-process Redis", Meaning: "`redis://host:6379/0` (counters and job queues), or a Redis Cluster: `redis+cluster://host1:6379,host2:6379` (seed nodes, database 0; `rediss://`, `rediss+cluster://` for TLS)"},
 	{Name: "S3_ENDPOINT", Unset: "files under `DATA_DIR/blobs`", Meaning: "MinIO/S3 `host:port` (no scheme) for stored files"},
 	{Name: "S3_ACCESS_KEY", Unset: "none (needed with `S3_ENDPOINT`)", Meaning: "S3 access key"},
 	{Name: "S3_SECRET_KEY", Unset: "none (needed with `S3_ENDPOINT`)", Meaning: "S3 secret key"},
@@ -196,9 +197,12 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		}
 	}
 	if c.RedisURL != "" {
-		u, err := url.Parse(c.RedisURL)
-		if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
-			return c, fmt.Errorf("REDIS_URL: want redis://host:port/db, got %q", mask(c.RedisURL))
+		if redisstore.IsCluster(c.RedisURL) {
+			if _, err := redisstore.ParseCluster(c.RedisURL); err != nil {
+				return c, fmt.Errorf("REDIS_URL: %v", err)
+			}
+		} else if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
+			return c, fmt.Errorf("REDIS_URL: want redis://host:port/db or redis+cluster://host1:port,host2:port, got %q", mask(c.RedisURL))
 		}
 	}
 	if c.S3Endpoint != "" {

@@ -54,6 +54,9 @@ func TestLoadConfigErrorsNameTheVariable(t *testing.T) {
 		"HTTP_ADDR":            {"HTTP_ADDR": "8080"},
 		"DATABASE_URL":         {"DATABASE_URL": "mysql://x"},
 		"REDIS_URL":            {"REDIS_URL": "http://x"},
+		"REDIS_URL ":           {"REDIS_URL": "redis+cluster://r1:7000,r2:7001/1"},
+		"REDIS_URL  ":          {"REDIS_URL": "redis+cluster://"},
+		"REDIS_URL   ":         {"REDIS_URL": "redis+cluster://r1:7000?pool=big"},
 		"S3_ENDPOINT":          {"S3_ENDPOINT": "http://minio:9000", "S3_ACCESS_KEY": "a", "S3_SECRET_KEY": "b"},
 		"S3_ACCESS_KEY":        {"S3_ENDPOINT": "minio:9000"},
 		"SMTP_URL":             {"SMTP_URL": "mail.example"},
@@ -63,6 +66,7 @@ func TestLoadConfigErrorsNameTheVariable(t *testing.T) {
 	}
 	for name, env := range cases {
 		_, err := LoadConfig(envOf(env))
+		name = strings.TrimSpace(name) // spaces tell apart cases of one variable
 		if err == nil || !strings.HasPrefix(err.Error(), name+":") || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v; want one line starting with %s:", name, err, name)
 		}
@@ -112,6 +116,8 @@ func TestUnparsableURLIsMasked(t *testing.T) {
 	for _, tc := range []struct{ name, value string }{
 		{"DATABASE_URL", "postgres://feria:s3cr%zzet@db:5432/feria"},
 		{"REDIS_URL", "redis://:s3cr%zzet@r:6379/0"},
+		{"REDIS_URL", "redis+cluster://:s3cr%zzet@r1:7000,r2:7001"},
+		{"REDIS_URL", "redis+cluster://feria:s3cret@r1:7000,r2:7001/2"},
 		{"SMTP_URL", "smtp://mailer:s3cr%zzet@mx:587"},
 		{"DATABASE_URL", "postgres://feria:s3cr@t%zz@db/feria"},
 	} {
@@ -147,6 +153,17 @@ func TestLoadConfigRateLimits(t *testing.T) {
 	} {
 		if _, err := LoadConfig(envOf(map[string]string{"RATE_LIMITS": env})); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("RATE_LIMITS=%s: %v, want %s", env, err, want)
+		}
+	}
+}
+
+// REDIS_URL names a Redis Cluster with redis+cluster:// and its seed nodes
+// (docs/decisions.md, "Running at scale").
+func TestRedisClusterURL(t *testing.T) {
+	for _, u := range []string{"redis+cluster://r1:7000,r2:7001,r3:7002", "rediss+cluster://feria:pw@r1:7000/0?dial_timeout=2s", "redis+cluster://r1"} {
+		c, err := LoadConfig(envOf(map[string]string{"REDIS_URL": u}))
+		if err != nil || c.RedisURL != u || c.Embedded() {
+			t.Errorf("%s: %+v %v", u, c.RedisURL, err)
 		}
 	}
 }

@@ -29,25 +29,27 @@ import (
 // Deps is what every module's wiring may use, built once per process by
 // wire; Modules is the module map (modules.go) built on it.
 type Deps struct {
-	Config   Config
-	Log      *slog.Logger
-	DB       *bun.DB
-	Tx       sqlstore.Tx
-	Redis    *redis.Client
-	Blobs    blobport.Store
-	Clock    *clockdb.Clock
-	Accounts accountport.Service
-	Auth     httpapi.Auth
-	Registry *prometheus.Registry
-	Jobs     *workers.Metrics // counts of jobs this process handled
-	Queue    *asynq.Client    // enqueue side of asynq (the relay and direct enqueues)
-	Inspect  *asynq.Inspector // the sandbox reset and metrics read queues through it
-	Relay    *jobqueue.Relay
+	Config Config
+	Log    *slog.Logger
+	DB     *bun.DB
+	Tx     sqlstore.Tx
+	Redis  redis.UniversalClient // a server's client or a cluster's
+	// AsynqRedis is how asynq (queues, workers, the dashboard) reaches Redis.
+	AsynqRedis asynq.RedisConnOpt
+	Blobs      blobport.Store
+	Clock      *clockdb.Clock
+	Accounts   accountport.Service
+	Auth       httpapi.Auth
+	Registry   *prometheus.Registry
+	Jobs       *workers.Metrics // counts of jobs this process handled
+	Queue      *asynq.Client    // enqueue side of asynq (the relay and direct enqueues)
+	Inspect    *asynq.Inspector // the sandbox reset and metrics read queues through it
+	Relay      *jobqueue.Relay
 	// Controls are the sandbox's fault rules, rate limits and request
 	// journal, on a Redis client of their own (controlRedis).
 	Controls *controlsvc.Service
 	// ControlsRedis is the controls' client (tests count its round trips).
-	ControlsRedis *redis.Client
+	ControlsRedis redis.UniversalClient
 	Modules       []Module
 
 	// accounts is Accounts as built, so that the module map can hand it the
@@ -66,9 +68,16 @@ func (d *Deps) close() {
 // controlRedis is the controls' client: on every public request's path,
 // so it fails fast (one dial, no retry, a quarter second at most) and the request
 // goes on without the controls rather than waiting on an unreachable
-// Redis.
-func controlRedis(o *redis.Options) *redis.Client {
+// Redis. On a cluster it follows one redirect (a slot that moved), no more.
+func controlRedis(rdb redis.UniversalClient) redis.UniversalClient {
 	const quick = 250 * time.Millisecond
+	if c, ok := rdb.(*redis.ClusterClient); ok {
+		o := c.Options()
+		return redis.NewClusterClient(&redis.ClusterOptions{Addrs: o.Addrs, Username: o.Username, Password: o.Password,
+			TLSConfig: o.TLSConfig, Protocol: o.Protocol, MaxRedirects: 1, MaxRetries: -1, DialerRetries: 1,
+			DialTimeout: quick, ReadTimeout: quick, WriteTimeout: quick, PoolTimeout: quick})
+	}
+	o := rdb.(*redis.Client).Options()
 	return redis.NewClient(&redis.Options{Network: o.Network, Addr: o.Addr, Username: o.Username, Password: o.Password,
 		DB: o.DB, TLSConfig: o.TLSConfig, Protocol: o.Protocol, MaxRetries: -1, DialerRetries: 1,
 		DialTimeout: quick, ReadTimeout: quick, WriteTimeout: quick, PoolTimeout: quick})
@@ -80,22 +89,25 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	clock := clockdb.New(b.db)
 	accounts := accountsvc.New(accountdb.New(b.db), clock).WithTx(sqlstore.Tx{DB: b.db})
-	queue := asynq.NewClient(asynqRedis(b.redisOpt))
-	inspect := asynq.NewInspector(asynqRedis(b.redisOpt))
+	aq, err := asynqRedis(b.redis)
+	if err != nil {
+		return nil, err
+	}
+	queue := asynq.NewClient(aq)
+	inspect := asynq.NewInspector(aq)
 	reg.MustRegister(workers.NewQueueCollector(inspect))
 	d := &Deps{
 		Jobs:   workers.NewMetrics(reg),
 		Config: cfg, Log: log, DB: b.db, Tx: sqlstore.Tx{DB: b.db}, Redis: b.redis, Blobs: b.blobs,
 		Clock: clock, Accounts: accounts, Auth: httpapi.Auth{Tokens: accounts}, Registry: reg,
-		Queue: queue, Inspect: inspect, accounts: accounts,
+		Queue: queue, Inspect: inspect, AsynqRedis: aq, accounts: accounts,
 	}
 	d.Relay = jobqueue.NewRelay(outboxdb.New(b.db), queue, clock, log, d.queueOf)
-	ctl := controlRedis(b.redisOpt)
+	ctl := controlRedis(b.redis)
 	d.ControlsRedis = ctl
 	d.closers = append(d.closers, func() { ctl.Close() })
 	d.Controls = controlsvc.New(controlredis.NewRules(ctl, controlredis.DefaultPrefix),
 		controlredis.NewLimiter(ctl, controlredis.DefaultPrefix), controlredis.NewJournal(ctl, controlredis.DefaultPrefix), cfg.RateLimits)
-	var err error
 	if d.Modules, err = modules(d); err != nil {
 		queue.Close()
 		inspect.Close()
@@ -118,7 +130,7 @@ func (d *Deps) queueOf(taskType string) string {
 
 // newWorkers builds the job server with every module's handlers.
 func newWorkers(d *Deps, b *backends, concurrency int) (*workers.Server, error) {
-	srv := workers.NewServer(asynqRedis(b.redisOpt), workers.Config{Concurrency: concurrency,
+	srv := workers.NewServer(d.AsynqRedis, workers.Config{Concurrency: concurrency,
 		ShutdownTimeout: d.Config.ShutdownTimeout, RetryDelay: d.Config.WorkerRetryDelay,
 		DelayedCheck: d.Config.WorkerDelayedCheck}, d.Log, d.Jobs)
 	for _, m := range d.Modules {

@@ -22,8 +22,8 @@ type Instance struct {
 
 // NewInstance wires feria on already-open backends. The database must be
 // migrated.
-func NewInstance(cfg Config, log *slog.Logger, db *bun.DB, rdb *redis.Client, blobs blobport.Store) (*Instance, error) {
-	b := &backends{db: db, redis: rdb, redisOpt: rdb.Options(), blobs: blobs}
+func NewInstance(cfg Config, log *slog.Logger, db *bun.DB, rdb redis.UniversalClient, blobs blobport.Store) (*Instance, error) {
+	b := &backends{db: db, redis: rdb, blobs: blobs}
 	d, err := wire(cfg, log, b)
 	if err != nil {
 		return nil, err

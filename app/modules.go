@@ -270,5 +270,5 @@ func adminRoutes(r fiber.Router, d *Deps) {
 	if err := jobqueue.RegisterQueues(ctx, d.Redis, tasks.Names()...); err != nil {
 		d.Log.Warn("job queues not registered; the dashboard lists them after their first job", slog.Any("err", err))
 	}
-	adminapi.Routes(r, d.Config.AdminKey, asynqRedis(d.Redis.Options()))
+	adminapi.Routes(r, d.Config.AdminKey, d.AsynqRedis)
 }

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"net"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -67,5 +69,54 @@ func TestLoadingIsUnavailable(t *testing.T) {
 	}
 	if got := redisstore.Translate(err); kernel.KindOf(got) != kernel.Unavailable {
 		t.Fatalf("Translate(%v) is %v; want unavailable", err, kernel.KindOf(got))
+	}
+}
+
+// REDIS_URL's cluster form: every host a seed node, the port 6379 when
+// left out, user and password and go-redis's options as for one server,
+// TLS with rediss+cluster; database 0 only; no error repeats a password.
+func TestParseCluster(t *testing.T) {
+	o, err := redisstore.ParseCluster("rediss+cluster://feria:pw@r1:7000,r2,[::1]:7002/0?dial_timeout=2s&pool_size=7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"r1:7000", "r2:6379", "[::1]:7002"}; strings.Join(o.Addrs, " ") != strings.Join(want, " ") {
+		t.Errorf("addrs %v, want %v", o.Addrs, want)
+	}
+	if o.Username != "feria" || o.Password != "pw" || o.TLSConfig == nil || o.DialTimeout != 2*time.Second || o.PoolSize != 7 {
+		t.Errorf("options %+v", o)
+	}
+	if o, err := redisstore.ParseCluster("redis+cluster://127.0.0.1:7000"); err != nil || len(o.Addrs) != 1 || o.TLSConfig != nil {
+		t.Errorf("one seed: %+v %v", o, err)
+	}
+	for _, bad := range []string{"redis+cluster://", "redis+cluster://u:pw@r1:7000/3", "redis+cluster://u:pw@r1:7000?nope=1",
+		"redis+cluster://u:pw%zz@r1:7000", "redis+cluster://u:pw@r1:x,r2:1"} {
+		_, err := redisstore.ParseCluster(bad)
+		if err == nil || strings.Contains(err.Error(), "pw") {
+			t.Errorf("%s: %v; want an error without the password", bad, err)
+		}
+	}
+	if !redisstore.IsCluster("redis+cluster://r") || !redisstore.IsCluster("rediss+cluster://r") || redisstore.IsCluster("redis://r") {
+		t.Error("IsCluster")
+	}
+}
+
+// Open gives a server's client or a cluster's by the URL's scheme.
+func TestOpen(t *testing.T) {
+	c, err := redisstore.Open("redis+cluster://127.0.0.1:1,127.0.0.1:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, ok := c.(*redis.ClusterClient); !ok {
+		t.Errorf("cluster URL: %T", c)
+	}
+	s, err := redisstore.Open("redis://127.0.0.1:1/3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if rc, ok := s.(*redis.Client); !ok || rc.Options().DB != 3 {
+		t.Errorf("server URL: %T", s)
 	}
 }

@@ -130,8 +130,7 @@ func NewOnRedis(t testing.TB, rdb *redis.Client) *App {
 // a load balancer would be: for tests of state every instance must share.
 func (a *App) Twin() *App {
 	a.t.Helper()
-	o := a.Deps.Redis.Options()
-	rdb := redis.NewClient(&redis.Options{Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB})
+	rdb := testenv.Twin(a.Deps.Redis)
 	a.t.Cleanup(func() { rdb.Close() })
 	in, err := app.NewInstance(a.Deps.Config, a.Deps.Log, a.Deps.DB, rdb, a.Deps.Blobs)
 	if err != nil {

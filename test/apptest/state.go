@@ -93,7 +93,7 @@ func rowText(r map[string]any) string {
 	return b.String()
 }
 
-func redisValue(t testing.TB, rdb *redis.Client, key string) []string {
+func redisValue(t testing.TB, rdb redis.UniversalClient, key string) []string {
 	t.Helper()
 	ctx := context.Background()
 	typ, err := rdb.Type(ctx, key).Result()

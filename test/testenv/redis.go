@@ -138,3 +138,14 @@ func ping(t testing.TB, u string) error {
 	defer c.Close()
 	return c.Ping(ctx(t)).Err()
 }
+
+// Twin is another client of the same Redis (database, or cluster), with a
+// pool of its own, as another process of the service has.
+func Twin(rdb redis.UniversalClient) redis.UniversalClient {
+	if c, ok := rdb.(*redis.ClusterClient); ok {
+		o := c.Options()
+		return redis.NewClusterClient(&redis.ClusterOptions{Addrs: o.Addrs, Username: o.Username, Password: o.Password, TLSConfig: o.TLSConfig})
+	}
+	o := rdb.(*redis.Client).Options()
+	return redis.NewClient(&redis.Options{Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB, TLSConfig: o.TLSConfig})
+}

@@ -5,7 +5,9 @@
 // read and re-reads them only when the version differs: one GET per
 // request; no version at all means no rule, as after a reset), rate limits
 // counted by go-redis/redis_rate (GCRA), and the journal as a capped list
-// written with one pipelined LPUSH+LTRIM.
+// written with one pipelined LPUSH+LTRIM. On a Redis Cluster the rules'
+// keys share one hash slot ({rules}), so that their MULTIs and script run
+// there; the journal is one key, and each rate-limit count another.
 package controlredis
 
 import (
@@ -16,7 +18,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/go-redis/redis_rate/v10"
@@ -49,10 +50,14 @@ type keys struct {
 	ver, faults, used, times, seq, limits, gen, journal, limiter string
 }
 
+// keysOf names the keys of one prefix. The rules' keys carry the hash tag
+// {rules}: a Redis Cluster keeps them in one slot, which the MULTIs and the
+// use script, touching several of them at once, require.
 func keysOf(prefix string) keys {
+	r := prefix + "{rules}:"
 	return keys{
-		ver: prefix + "ver", faults: prefix + "faults", used: prefix + "faults:used", times: prefix + "faults:times", seq: prefix + "faults:seq",
-		limits: prefix + "limits", gen: prefix + "limits:gen", journal: prefix + "journal", limiter: prefix + "rl:",
+		ver: r + "ver", faults: r + "faults", used: r + "faults:used", times: r + "faults:times", seq: r + "faults:seq",
+		limits: r + "limits", gen: r + "limits:gen", journal: prefix + "journal", limiter: prefix + "rl:",
 	}
 }
 
@@ -270,47 +275,13 @@ type Limiter struct {
 var _ controlport.Limiter = (*Limiter)(nil)
 
 // NewLimiter counts under prefix (redis_rate adds "rate:" in front).
-func NewLimiter(rdb *redis.Client, prefix string) *Limiter {
+func NewLimiter(rdb redis.UniversalClient, prefix string) *Limiter {
 	return &Limiter{l: redis_rate.NewLimiter(rdb), rdb: rdb, prefix: keysOf(prefix).limiter}
 }
 
-// Reset deletes every count of the prefix.
+// Reset deletes every count of the prefix (on every master of a cluster).
 func (l *Limiter) Reset(ctx context.Context) error {
-	return translate(unlinkMatching(ctx, l.rdb, "rate:"+l.prefix))
-}
-
-// unlinkMatching deletes every key starting with prefix.
-func unlinkMatching(ctx context.Context, rdb redis.UniversalClient, prefix string) error {
-	var cursor uint64
-	match := globEscape(prefix) + "*"
-	for {
-		keys, next, err := rdb.Scan(ctx, cursor, match, 1000).Result()
-		if err != nil {
-			return err
-		}
-		if len(keys) > 0 {
-			if err := rdb.Unlink(ctx, keys...).Err(); err != nil {
-				return err
-			}
-		}
-		if next == 0 {
-			return nil
-		}
-		cursor = next
-	}
-}
-
-// globEscape makes a prefix match itself literally in SCAN MATCH.
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '*', '?', '[', ']', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return translate(redisstore.UnlinkMatching(ctx, l.rdb, "rate:"+l.prefix))
 }
 
 func (l *Limiter) Allow(ctx context.Context, key string, perMinute int) (control.Verdict, error) {

@@ -24,55 +24,64 @@ func prefix() string { return fmt.Sprintf("test:control:%d:", seq.Add(1)) }
 
 func TestRules(t *testing.T) {
 	for name, open := range testenv.Redises() {
-		t.Run(name, func(t *testing.T) {
-			rdb := open(t)
-			prefixes := map[controlport.Rules]string{}
-			controlporttest.TestRules(t, func(t *testing.T) controlport.Rules {
-				p := prefix()
-				r := controlredis.NewRules(rdb, p)
-				prefixes[r] = p
-				return r
-			}, func(t *testing.T, r controlport.Rules) controlport.Rules {
-				// Another instance: its own client and its own cache.
-				other := twin(rdb)
-				t.Cleanup(func() { other.Close() })
-				return controlredis.NewRules(other, prefixes[r])
-			})
-		})
+		t.Run(name, func(t *testing.T) { rules(t, open(t)) })
 	}
 }
 
 func TestLimiter(t *testing.T) {
 	for name, open := range testenv.Redises() {
-		t.Run(name, func(t *testing.T) {
-			rdb := open(t)
-			controlporttest.TestLimiter(t, func(t *testing.T) (controlport.Limiter, controlport.Limiter) {
-				p := prefix()
-				other := twin(rdb)
-				t.Cleanup(func() { other.Close() })
-				return controlredis.NewLimiter(rdb, p), controlredis.NewLimiter(other, p)
-			})
-		})
+		t.Run(name, func(t *testing.T) { limiter(t, open(t)) })
 	}
 }
 
 func TestJournal(t *testing.T) {
 	for name, open := range testenv.Redises() {
-		t.Run(name, func(t *testing.T) {
-			rdb := open(t)
-			controlporttest.TestJournal(t, func(t *testing.T) (controlport.Journal, controlport.Journal) {
-				p := prefix()
-				other := twin(rdb)
-				t.Cleanup(func() { other.Close() })
-				return controlredis.NewJournal(rdb, p), controlredis.NewJournal(other, p)
-			})
-		})
+		t.Run(name, func(t *testing.T) { journal(t, open(t)) })
 	}
 }
 
-// twin is another client of the same database, as another instance has.
-func twin(rdb *redis.Client) *redis.Client {
-	return redis.NewClient(&redis.Options{Addr: rdb.Options().Addr, DB: rdb.Options().DB})
+// The three contracts on a Redis Cluster of three masters (started from
+// this machine's redis-server): the rules' MULTIs and script stay in the
+// slot of {rules}, and a reset of the limits finds the counts on every
+// master.
+func TestOnCluster(t *testing.T) {
+	rdb := testenv.RedisCluster(t)
+	t.Run("rules", func(t *testing.T) { rules(t, rdb) })
+	t.Run("limiter", func(t *testing.T) { limiter(t, rdb) })
+	t.Run("journal", func(t *testing.T) { journal(t, rdb) })
+}
+
+func rules(t *testing.T, rdb redis.UniversalClient) {
+	prefixes := map[controlport.Rules]string{}
+	controlporttest.TestRules(t, func(t *testing.T) controlport.Rules {
+		p := prefix()
+		r := controlredis.NewRules(rdb, p)
+		prefixes[r] = p
+		return r
+	}, func(t *testing.T, r controlport.Rules) controlport.Rules {
+		// Another instance: its own client and its own cache.
+		other := testenv.Twin(rdb)
+		t.Cleanup(func() { other.Close() })
+		return controlredis.NewRules(other, prefixes[r])
+	})
+}
+
+func limiter(t *testing.T, rdb redis.UniversalClient) {
+	controlporttest.TestLimiter(t, func(t *testing.T) (controlport.Limiter, controlport.Limiter) {
+		p := prefix()
+		other := testenv.Twin(rdb)
+		t.Cleanup(func() { other.Close() })
+		return controlredis.NewLimiter(rdb, p), controlredis.NewLimiter(other, p)
+	})
+}
+
+func journal(t *testing.T, rdb redis.UniversalClient) {
+	controlporttest.TestJournal(t, func(t *testing.T) (controlport.Journal, controlport.Journal) {
+		p := prefix()
+		other := testenv.Twin(rdb)
+		t.Cleanup(func() { other.Close() })
+		return controlredis.NewJournal(rdb, p), controlredis.NewJournal(other, p)
+	})
 }
 
 // While Redis cannot be reached every call fails at once with

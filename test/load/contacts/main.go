@@ -42,7 +42,7 @@ func run(dbURL, redisURL string, duration time.Duration, conc, items int) error 
 		return err
 	}
 	defer drop()
-	rdb, _, err := redisstore.Open(redisURL)
+	rdb, err := redisstore.Open(redisURL)
 	if err != nil {
 		return err
 	}

@@ -84,12 +84,12 @@ type Server struct {
 
 // Serve wires feria on db and rdb (files in a temporary directory) and
 // serves it on 127.0.0.1; conc sizes the client's keep-alive pool.
-func Serve(db *bun.DB, rdb *redis.Client, conc int) (*Server, error) {
+func Serve(db *bun.DB, rdb redis.UniversalClient, conc int) (*Server, error) {
 	return ServeConfigured(db, rdb, conc, nil)
 }
 
 // ServeConfigured is Serve with a last say on the configuration.
-func ServeConfigured(db *bun.DB, rdb *redis.Client, conc int, configure func(*app.Config)) (*Server, error) {
+func ServeConfigured(db *bun.DB, rdb redis.UniversalClient, conc int, configure func(*app.Config)) (*Server, error) {
 	cfg, err := app.LoadConfig(func(string) string { return "" })
 	if err != nil {
 		return nil, err
