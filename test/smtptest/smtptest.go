@@ -39,6 +39,16 @@ type Server struct {
 	// accepting: a held message is taken when its data arrives, before the
 	// final reply (see HoldAccepting).
 	accepting bool
+	// waiting counts the messages held right now.
+	waiting int
+}
+
+// Held is how many messages are held right now: each is a client (a worker
+// job) waiting for the final reply.
+func (s *Server) Held() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.waiting
 }
 
 // Hold makes the next messages wait after their data arrived, as a slow
@@ -156,6 +166,12 @@ func (x *session) Data(r io.Reader) error {
 		default:
 			close(x.s.holding)
 		}
+		x.s.waiting++
+		defer func() {
+			x.s.mu.Lock()
+			x.s.waiting--
+			x.s.mu.Unlock()
+		}()
 		if x.s.accepting {
 			if msg, err := mail.ReadMessage(strings.NewReader(string(raw))); err == nil {
 				x.s.msgs = append(x.s.msgs, Message{From: x.from, To: x.to, Raw: string(raw), Msg: msg})
