@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"net/textproto"
 	"os"
 	"os/exec"
@@ -59,6 +60,46 @@ type fleet struct {
 	rdb     redis.UniversalClient
 	insp    *asynq.Inspector
 	http    *http.Client
+	rx      *receiver // the application's callback
+}
+
+// receiver is an application's callback URL: it records every post and
+// answers 200 at once.
+type receiver struct {
+	srv   *httptest.Server
+	mu    sync.Mutex
+	posts []notice
+}
+
+// notice is what a callback receives (the fields the test reads).
+type notice struct {
+	ID       string `json:"_id"`
+	Topic    string `json:"topic"`
+	Resource string `json:"resource"`
+	Attempts int    `json:"attempts"`
+}
+
+func newReceiver(t *testing.T) *receiver {
+	r := &receiver{}
+	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		var n notice
+		b, _ := io.ReadAll(req.Body)
+		if json.Unmarshal(b, &n) != nil || n.ID == "" {
+			t.Errorf("the callback received %s", b)
+		}
+		r.mu.Lock()
+		r.posts = append(r.posts, n)
+		r.mu.Unlock()
+		w.WriteHeader(200)
+	}))
+	t.Cleanup(r.srv.Close)
+	return r
+}
+
+func (r *receiver) received() []notice {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]notice(nil), r.posts...)
 }
 
 const fleetKey = "fleet-sandbox-key"
@@ -68,7 +109,7 @@ const fleetKey = "fleet-sandbox-key"
 // bucket of the test's own, and an SMTP receiver.
 func startFleet(t *testing.T, redisURL string) *fleet {
 	t.Helper()
-	f := &fleet{t: t, bin: feriaBinary(t), mail: smtptest.Start(t), http: &http.Client{Timeout: 20 * time.Second}}
+	f := &fleet{t: t, bin: feriaBinary(t), mail: smtptest.Start(t), http: &http.Client{Timeout: 20 * time.Second}, rx: newReceiver(t)}
 	dbURL := testenv.PostgresEmptySchemaURL(t)
 	s3, bucket := testenv.S3(t), testenv.S3Bucket(t)
 	f.env = []string{"DATABASE_URL=" + dbURL, "REDIS_URL=" + redisURL, "S3_ENDPOINT=" + s3.Endpoint,
@@ -243,24 +284,34 @@ func (f *fleet) scenario(t *testing.T) {
 	f.sameEverywhere()
 	t.Logf("world: %s", time.Since(start).Round(time.Millisecond))
 	f.counters()
+	f.questions(0)
 	t.Logf("counters: %s", time.Since(start).Round(time.Millisecond))
 	f.compatibilities()
 	t.Logf("compatibilities: %s", time.Since(start).Round(time.Millisecond))
 	f.jobsWhileAWorkerDies()
 	t.Logf("jobs and the kill: %s", time.Since(start).Round(time.Millisecond))
 	f.eachJobOnce()
+	f.eachNotificationOnce()
 	f.reset()
 	t.Logf("done: %s", time.Since(start).Round(time.Millisecond))
 }
 
-// loadWorld loads the demo world through one API, and through the other
-// the packs and the copy targets of the scenario.
+// fleetApp is the integrator's application, subscribed to every topic the
+// scenario triggers: items (the fixtures, compatibilities, copies), orders
+// (the fixtures), questions.
+const fleetApp = 4242
+
+// loadWorld loads the demo world through one API, registers the
+// application, and through the other API loads the packs and the copy
+// targets of the scenario (their orders and items notify it).
 func (f *fleet) loadWorld() {
 	raw, err := os.ReadFile("../../deploy/demo/fixtures.json")
 	if err != nil {
 		f.t.Fatal(err)
 	}
 	f.sandbox(0, "POST", "/fixtures", raw)
+	f.sandbox(0, "PUT", fmt.Sprint("/applications/", fleetApp), map[string]any{"name": "fleet", "owner_id": 123, "client_secret": "s",
+		"callback_url": f.rx.srv.URL, "topics": []string{"items", "orders_v2", "questions"}, "users": []int{}, "ack_timeout_ms": 10000})
 	var orders, items []any
 	for j := 1; j <= fleetPacks; j++ {
 		orders = append(orders, map[string]any{"id": 3100000 + j, "site_id": "MLA", "seller_id": 123, "buyer_id": 456,
@@ -476,6 +527,7 @@ func (f *fleet) jobsWhileAWorkerDies() {
 		f.copy(j)
 	}
 	f.waitCopies(fleetCopies)
+	f.allDelivered() // no delivery is in a worker's hands when it dies
 
 	f.mail.Hold()
 	for j := 1; j <= fleetPacks; j++ {
@@ -488,12 +540,13 @@ func (f *fleet) jobsWhileAWorkerDies() {
 	for j := fleetCopies + 1; j <= 2*fleetCopies; j++ {
 		f.copy(j)
 	}
+	f.questions(1)
 	f.mail.Release()
 	// The live worker's refused e-mails are retried in a second and the
 	// other uploads mailed; what is left active is the dead worker's two.
 	f.waitFor("all work but the dead worker's done", 30*time.Second, func() bool {
 		var active, other int
-		for q := range tasks.Queues {
+		for _, q := range tasks.Names() {
 			info, err := f.insp.GetQueueInfo(q)
 			if err != nil {
 				return false
@@ -556,6 +609,98 @@ func (f *fleet) jobsWhileAWorkerDies() {
 	}
 }
 
+// fleetQuestions is how many questions the buyer asks in each round.
+const fleetQuestions = 6
+
+// questions: the buyer asks questions through both APIs at once; each is
+// counted (the item's questions total) and notifies the application.
+func (f *fleet) questions(round int) {
+	before := f.total(0, "MLA1100", "questions")
+	var wg sync.WaitGroup
+	for i := range fleetQuestions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			raw, _ := json.Marshal(map[string]any{"item_id": "MLA1100", "text": fmt.Sprintf("¿Pregunta %d de la ronda %d?", i, round)})
+			if st, b := f.do(i, "POST", "/questions", bytes.NewReader(raw), "Content-Type", "application/json", "Authorization", "Bearer "+fleetBuyer); st != 201 && st != 200 {
+				f.t.Errorf("POST /questions through API %d: %d %s", i%2, st, b)
+			}
+		}()
+	}
+	wg.Wait()
+	for api := range f.apis {
+		if got := f.total(api, "MLA1100", "questions"); got != before+fleetQuestions {
+			f.t.Errorf("API %d: %d questions counted, want %d + %d", api, got, before, fleetQuestions)
+		}
+	}
+}
+
+// notifications lists the application's notifications through an API.
+func (f *fleet) notifications(api int) []struct {
+	notice
+	State string `json:"state"`
+} {
+	f.t.Helper()
+	var out struct {
+		Notifications []struct {
+			notice
+			State string `json:"state"`
+		} `json:"notifications"`
+	}
+	if err := json.Unmarshal(f.sandbox(api, "GET", fmt.Sprint("/notifications?app_id=", fleetApp), nil), &out); err != nil {
+		f.t.Fatal(err)
+	}
+	return out.Notifications
+}
+
+// allDelivered waits until every notification is delivered.
+func (f *fleet) allDelivered() {
+	f.waitFor("every notification delivered", 30*time.Second, func() bool {
+		ns := f.notifications(0)
+		for _, n := range ns {
+			if n.State != "delivered" {
+				return false
+			}
+		}
+		return len(ns) > 0
+	})
+}
+
+// eachNotificationOnce: every notification reached the callback once, at
+// its first attempt, and both APIs list the same ones, all delivered. No
+// worker died during a delivery (the kill happened while every delivery
+// was done), so at-least-once is here exactly once.
+func (f *fleet) eachNotificationOnce() {
+	t := f.t
+	f.allDelivered()
+	time.Sleep(500 * time.Millisecond) // a second post would be on its way
+	ns := f.notifications(0)
+	if other := f.notifications(1); fmt.Sprint(other) != fmt.Sprint(ns) {
+		t.Errorf("the APIs list different notifications:\n%v\n%v", ns, other)
+	}
+	posted := map[string]int{}
+	for _, p := range f.rx.received() {
+		posted[p.ID]++
+		if p.Attempts != 1 {
+			t.Errorf("notification %s (%s) posted at attempt %d", p.ID, p.Resource, p.Attempts)
+		}
+	}
+	byTopic := map[string]int{}
+	for _, n := range ns {
+		byTopic[n.Topic]++
+		if posted[n.ID] != 1 {
+			t.Errorf("notification %s (%s %s) posted %d times, want once", n.ID, n.Topic, n.Resource, posted[n.ID])
+		}
+	}
+	if len(posted) != len(ns) {
+		t.Errorf("%d notifications posted, %d listed", len(posted), len(ns))
+	}
+	if byTopic["questions"] != 2*fleetQuestions || byTopic["orders_v2"] != fleetPacks || byTopic["items"] < 2*fleetCopies {
+		t.Errorf("notifications by topic %v; want %d questions, %d orders, at least %d items", byTopic, 2*fleetQuestions, fleetPacks, 2*fleetCopies)
+	}
+	t.Logf("%d notifications, each posted once: %v", len(ns), byTopic)
+}
+
 // waitFor polls cond until it holds or the timeout passes.
 func (f *fleet) waitFor(what string, timeout time.Duration, cond func() bool) {
 	f.t.Helper()
@@ -563,7 +708,7 @@ func (f *fleet) waitFor(what string, timeout time.Duration, cond func() bool) {
 	for !cond() {
 		if time.Now().After(deadline) {
 			queues := map[string]string{}
-			for q := range tasks.Queues {
+			for _, q := range tasks.Names() {
 				info, err := f.insp.GetQueueInfo(q)
 				if err == nil {
 					queues[q] = fmt.Sprintf("pending %d active %d retry %d scheduled %d", info.Pending, info.Active, info.Retry, info.Scheduled)
@@ -592,8 +737,8 @@ func (f *fleet) eachJobOnce() {
 		byType[r.TaskType]++
 	}
 	// Beside these, the moderation of the demo's compatibility notes.
-	if byType["fiscal:document_uploaded"] != fleetPacks || byType["compat:copy"] != 2*fleetCopies {
-		t.Errorf("outbox messages by type %v, want %d uploads and %d copies", byType, fleetPacks, 2*fleetCopies)
+	if byType["fiscal:document_uploaded"] != fleetPacks || byType["compat:copy"] != 2*fleetCopies || byType["webhooks:deliver"] == 0 {
+		t.Errorf("outbox messages by type %v, want %d uploads, %d copies and deliveries", byType, fleetPacks, 2*fleetCopies)
 	}
 	var pending int
 	if err := f.db.NewRaw("SELECT count(*) FROM outbox WHERE relayed_at IS NULL").Scan(context.Background(), &pending); err != nil || pending != 0 {
@@ -621,7 +766,7 @@ func (f *fleet) eachJobOnce() {
 		}
 	}
 	t.Logf("%d jobs, each completed once: %v", len(rows), byType)
-	for q := range tasks.Queues {
+	for _, q := range tasks.Names() {
 		info, err := f.insp.GetQueueInfo(q)
 		if err != nil || info.Pending+info.Active+info.Retry+info.Scheduled+info.Archived != 0 {
 			t.Errorf("queue %s: %+v (%v), want empty", q, info, err)
@@ -639,7 +784,7 @@ func (f *fleet) reset() {
 	if keys := f.keys("feria:"); len(keys) != 1 || keys[0] != "feria:control:journal" {
 		f.t.Errorf("after DELETE /sandbox: keys left %v, want the journal's only", keys)
 	}
-	for q := range tasks.Queues {
+	for _, q := range tasks.Names() {
 		info, err := f.insp.GetQueueInfo(q)
 		if err != nil || info.Completed != 0 {
 			f.t.Errorf("queue %s after the reset: %+v (%v)", q, info, err)
