@@ -63,18 +63,8 @@ func openBackends(ctx context.Context, cfg Config, log *slog.Logger) (_ *backend
 		return nil, fmt.Errorf("DATA_DIR: %w", err)
 	}
 
-	if cfg.DatabaseURL != "" {
-		b.db, err = sqlstore.OpenPostgres(ctx, cfg.DatabaseURL)
-		if err != nil {
-			return nil, fmt.Errorf("DATABASE_URL: %w", err)
-		}
-		log.Info("backend", slog.String("port", "database"), slog.String("backend", "postgres"))
-	} else {
-		path := filepath.Join(cfg.DataDir, "feria.db")
-		if b.db, err = sqlstore.OpenSQLite(ctx, path); err != nil {
-			return nil, fmt.Errorf("DATA_DIR: %w", err)
-		}
-		log.Info("backend", slog.String("port", "database"), slog.String("backend", "sqlite"), slog.String("path", path))
+	if b.db, err = openDatabase(ctx, cfg, log); err != nil {
+		return nil, err
 	}
 	b.closers = append(b.closers, func() { b.db.Close() })
 
@@ -113,6 +103,29 @@ func openBackends(ctx context.Context, cfg Config, log *slog.Logger) (_ *backend
 		log.Info("backend", slog.String("port", "blobs"), slog.String("backend", "filesystem"), slog.String("root", root))
 	}
 	return b, nil
+}
+
+// openDatabase opens PostgreSQL (DATABASE_URL) or the embedded SQLite
+// under DATA_DIR.
+func openDatabase(ctx context.Context, cfg Config, log *slog.Logger) (*bun.DB, error) {
+	if cfg.DatabaseURL != "" {
+		db, err := sqlstore.OpenPostgres(ctx, cfg.DatabaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("DATABASE_URL: %w", err)
+		}
+		log.Info("backend", slog.String("port", "database"), slog.String("backend", "postgres"))
+		return db, nil
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
+		return nil, fmt.Errorf("DATA_DIR: %w", err)
+	}
+	path := filepath.Join(cfg.DataDir, "feria.db")
+	db, err := sqlstore.OpenSQLite(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("DATA_DIR: %w", err)
+	}
+	log.Info("backend", slog.String("port", "database"), slog.String("backend", "sqlite"), slog.String("path", path))
+	return db, nil
 }
 
 // migrate brings the schema up to date.

@@ -20,6 +20,7 @@ const Usage = `usage: feria <command>
   worker   the job workers
   all      the API and the workers in one process (migrates first)
   migrate  apply database migrations and exit
+  health   exit 0 when the API of this environment's HTTP_ADDR answers /health/live (a container's health check)
   help     this text and every environment variable (also -h, --help)`
 
 // Run is the whole program: main only calls it. It returns when ctx ends
@@ -33,12 +34,15 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		_, err := io.WriteString(stdout, Help())
 		return err
 	}
-	if cmd != "serve" && cmd != "worker" && cmd != "all" && cmd != "migrate" {
+	if cmd != "serve" && cmd != "worker" && cmd != "all" && cmd != "migrate" && cmd != "health" {
 		return fmt.Errorf("unknown command %q\n%s", cmd, Usage)
 	}
 	cfg, err := LoadConfig(getenv)
 	if err != nil {
 		return err
+	}
+	if cmd == "health" {
+		return health(ctx, cfg.HTTPAddr)
 	}
 	log := slog.New(slog.NewJSONHandler(stdout, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	embeddedRedis := cfg.RedisURL == ""
@@ -59,6 +63,16 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		fmt.Fprintf(stdout, "sandbox key: %s\n", cfg.SandboxKey)
 	}
 
+	if cmd == "migrate" {
+		// The schema needs the database alone: a migration step runs
+		// before (or without) Redis and the file store.
+		db, err := openDatabase(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return migrate(ctx, db, log)
+	}
 	b, err := openBackends(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -68,9 +82,6 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		if err := migrate(ctx, b.db, log); err != nil {
 			return err
 		}
-	}
-	if cmd == "migrate" {
-		return nil
 	}
 
 	d, err := wire(cfg, log, b)

@@ -15,6 +15,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -816,4 +818,78 @@ func (f *fleet) keys(prefix string) []string {
 		f.t.Fatal(err)
 	}
 	return out
+}
+
+// `feria health` (the image's health check: it has no shell or curl) exits
+// 0 while the API of HTTP_ADDR answers /health/live, ":port" meaning
+// loopback, and 1 with one line saying why when nothing answers.
+func TestHealthCommand(t *testing.T) {
+	t.Parallel() // mostly waits on the binary's start
+	bin := feriaBinary(t)
+	base := startFeria(t, bin, "DATABASE_URL=", "REDIS_URL=", "S3_ENDPOINT=")
+	port := base[strings.LastIndex(base, ":")+1:]
+	run := func(addr string) (string, error) {
+		cmd := exec.Command(bin, "health")
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HTTP_ADDR=" + addr}
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, addr := range []string{":" + port, "127.0.0.1:" + port, "0.0.0.0:" + port} {
+		if out, err := run(addr); err != nil || out != "" {
+			t.Errorf("HTTP_ADDR=%s: %v %q; want exit 0, silent", addr, err, out)
+		}
+	}
+	free := fmt.Sprint(freePort(t))
+	out, err := run(":" + free)
+	if code := exitCode(err); code != 1 || !strings.HasPrefix(out, "feria: health: http://127.0.0.1:"+free+"/health/live: ") || strings.Count(out, "\n") != 1 {
+		t.Errorf("nothing listening: exit %d %q; want 1 and one line", code, out)
+	}
+}
+
+// exitCode is the exit code of a finished command's error (0 for none).
+func exitCode(err error) int {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+// Two `feria migrate` at once on an empty schema (a deployment's migration
+// step beside an API process starting): both succeed, one applies every
+// migration, the other none. The step needs the database alone: Redis and
+// the file store it is given do not answer.
+func TestMigrateRace(t *testing.T) {
+	t.Parallel()
+	bin := feriaBinary(t)
+	env := []string{"PATH=" + os.Getenv("PATH"), "DATABASE_URL=" + testenv.PostgresEmptySchemaURL(t),
+		fmt.Sprintf("REDIS_URL=redis://127.0.0.1:%d/0", freePort(t)), fmt.Sprintf("S3_ENDPOINT=127.0.0.1:%d", freePort(t)),
+		"S3_ACCESS_KEY=a", "S3_SECRET_KEY=b", "DATA_DIR=" + t.TempDir()}
+	outs := make([][]byte, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range outs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := exec.Command(bin, "migrate")
+			c.Env = env
+			outs[i], errs[i] = c.CombinedOutput()
+		}()
+	}
+	wg.Wait()
+	applied := []string{}
+	for i, out := range outs {
+		m := regexp.MustCompile(`"msg":"migrations","applied":(\d+)`).FindSubmatch(out)
+		if errs[i] != nil || m == nil {
+			t.Fatalf("migrate %d: %v\n%s", i, errs[i], out)
+		}
+		applied = append(applied, string(m[1]))
+	}
+	slices.Sort(applied)
+	if want := []string{"0", fmt.Sprint(len(migrations.All.Sorted()))}; !slices.Equal(applied, want) {
+		t.Fatalf("applied %v, want %v", applied, want)
+	}
 }
