@@ -14,7 +14,6 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/test/smtptest"
 	"github.com/feria/feria/test/testenv"
 )
@@ -93,24 +92,10 @@ func TestFiscalMailWorkerKilled(t *testing.T) {
 func workerKilled(t *testing.T, accepted bool) {
 	bin := feriaBinary(t)
 	mail := smtptest.Start(t)
-	// A Redis server of the test's own: the worker processes and the test
-	// share it, and the test rewrites asynq's lease there.
-	redisPort := freePort(t)
-	startRedis(t, redisPort)
-	dbURL, redisURL := testenv.PostgresSchemaURL(t), fmt.Sprintf("redis://127.0.0.1:%d/0", redisPort)
+	bk := ownBackends(t)
+	dbURL, redisURL, db, rdb := bk.dbURL, bk.redisURL, bk.db, bk.rdb
 	blobs, s3, bucket := s3Blobs(t)
 	ctx := context.Background()
-	db, err := sqlstore.OpenPostgres(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	ropt, err := redis.ParseURL(redisURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := redis.NewClient(ropt)
-	t.Cleanup(func() { rdb.Close() })
 	// The API runs in the test (no workers); the workers are the real binary.
 	api := fiscalInstance(t, db, rdb, blobs, mail.URL())
 	loadFiscalWorld(t, api)
@@ -157,7 +142,7 @@ func workerKilled(t *testing.T, accepted bool) {
 	}
 
 	// The job is still leased to the dead worker: nobody may take it yet.
-	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: ropt.Addr, DB: ropt.DB})
+	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: rdb.Options().Addr})
 	defer insp.Close()
 	active, err := insp.ListActiveTasks("default")
 	if err != nil || len(active) != 1 || active[0].IsOrphaned {
@@ -190,7 +175,7 @@ func workerKilled(t *testing.T, accepted bool) {
 		lease, _ := rdb.ZRangeWithScores(ctx, "asynq:{default}:lease", 0, -1).Result()
 		keys, _ := rdb.Keys(ctx, "*").Result()
 		t.Fatalf("mails after the restart (%s): %d; now %d, redis db %d: active %d, retry %d, servers %d, lease %v, keys %v",
-			time.Since(start), len(got), time.Now().Unix(), ropt.DB, len(active), len(retry), len(servers), lease, keys)
+			time.Since(start), len(got), time.Now().Unix(), rdb.Options().DB, len(active), len(retry), len(servers), lease, keys)
 	}
 	t.Logf("mailed by the second worker %s after it started", time.Since(start).Round(100*time.Millisecond))
 	time.Sleep(3 * time.Second)

@@ -20,8 +20,10 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/uptrace/bun"
 
 	"github.com/feria/feria/adapters/blobstore/fsblob"
+	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/app"
 	"github.com/feria/feria/test/apptest"
 	"github.com/feria/feria/test/testenv"
@@ -77,6 +79,32 @@ func startRedis(t *testing.T, port int) *exec.Cmd {
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) //nolint:errcheck // may be stopped already
 	return cmd
+}
+
+// killBackends is what a test that kills worker processes shares with
+// them: a PostgreSQL schema and a redis-server of the test's own (the test
+// rewrites asynq's leases there, which a leased database of the shared
+// Redis would not isolate), their URLs for the processes, and clients.
+type killBackends struct {
+	dbURL, redisURL string
+	db              *bun.DB
+	rdb             *redis.Client
+}
+
+func ownBackends(t *testing.T) killBackends {
+	t.Helper()
+	port := freePort(t)
+	startRedis(t, port)
+	b := killBackends{dbURL: testenv.PostgresSchemaURL(t), redisURL: fmt.Sprintf("redis://127.0.0.1:%d/0", port)}
+	db, err := sqlstore.OpenPostgres(context.Background(), b.dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	b.db = db
+	b.rdb = redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)})
+	t.Cleanup(func() { b.rdb.Close() })
+	return b
 }
 
 func freePort(t *testing.T) int {

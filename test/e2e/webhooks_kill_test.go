@@ -15,9 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/feria/feria/adapters/blobstore/fsblob"
-	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/test/apptest"
-	"github.com/feria/feria/test/testenv"
 )
 
 // holdingReceiver is a callback that holds its first `hold` posts open
@@ -78,21 +76,9 @@ func (r *holdingReceiver) received() []map[string]any {
 func TestWebhooksWorkerKilled(t *testing.T) {
 	t.Parallel() // mostly waits on jobs and processes: overlap with the others that do
 	bin := feriaBinary(t)
-	redisPort := freePort(t)
-	startRedis(t, redisPort)
-	dbURL, redisURL := testenv.PostgresSchemaURL(t), fmt.Sprintf("redis://127.0.0.1:%d/0", redisPort)
+	bk := ownBackends(t)
+	dbURL, redisURL, db, rdb := bk.dbURL, bk.redisURL, bk.db, bk.rdb
 	ctx := context.Background()
-	db, err := sqlstore.OpenPostgres(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	ropt, err := redis.ParseURL(redisURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rdb := redis.NewClient(ropt)
-	t.Cleanup(func() { rdb.Close() })
 	blobs, err := fsblob.New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +115,7 @@ func TestWebhooksWorkerKilled(t *testing.T) {
 
 	// The held jobs are still leased to the dead worker; the minute asynq
 	// waits passes at once.
-	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: ropt.Addr, DB: ropt.DB})
+	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: rdb.Options().Addr})
 	defer insp.Close()
 	active, err := insp.ListActiveTasks("webhooks")
 	if err != nil || len(active) < held {
