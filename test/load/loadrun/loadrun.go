@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"sort"
 	"sync"
 	"time"
@@ -224,4 +225,43 @@ func (s *Server) Load(name, path string, d time.Duration, conc int) (Result, err
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
 	pct := func(p float64) time.Duration { return all[int(float64(len(all)-1)*p)] }
 	return Result{Name: name, Requests: len(all), PerSec: float64(len(all)) / elapsed.Seconds(), P50: pct(0.50), P99: pct(0.99)}, nil
+}
+
+// StartRedis runs a redis-server of the run's own on a free port of
+// 127.0.0.1 (no persistence), so that a load run never writes the shared
+// Redis; stop kills it.
+func StartRedis() (url string, stop func(), err error) {
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		return "", nil, fmt.Errorf("redis-server is needed (apt-get install redis-server): %w", err)
+	}
+	port, err := FreePort()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop = func() { cmd.Process.Kill(); cmd.Wait() } //nolint:errcheck // stopped at the end
+	c := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)})
+	defer c.Close()
+	for i := 0; c.Ping(context.Background()).Err() != nil; i++ {
+		if i == 50 {
+			stop()
+			return "", nil, fmt.Errorf("redis-server on port %d does not answer", port)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Sprintf("redis://127.0.0.1:%d/0", port), stop, nil
+}
+
+// FreePort is a TCP port of 127.0.0.1 that nothing listens on now.
+func FreePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
 }

@@ -56,7 +56,7 @@ func run(dbURL string, n int, bin string) error {
 			return fmt.Errorf("build: %v\n%s", err, out)
 		}
 	}
-	redisURL, stopRedis, err := startRedis()
+	redisURL, stopRedis, err := loadrun.StartRedis()
 	if err != nil {
 		return err
 	}
@@ -164,33 +164,4 @@ func create(srv *loadrun.Server, n int) error {
 	wg.Wait()
 	close(errs)
 	return <-errs
-}
-
-// startRedis runs a redis-server of the run's own on a free port.
-func startRedis() (url string, stop func(), err error) {
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		return "", nil, fmt.Errorf("redis-server is needed (apt-get install redis-server): %w", err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cmd := exec.Command(bin, "--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
-	if err := cmd.Start(); err != nil {
-		return "", nil, err
-	}
-	stop = func() { cmd.Process.Kill(); cmd.Wait() } //nolint:errcheck // stopped at the end
-	c := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", port)})
-	defer c.Close()
-	for i := 0; c.Ping(context.Background()).Err() != nil; i++ {
-		if i == 50 {
-			stop()
-			return "", nil, fmt.Errorf("redis-server on port %d does not answer", port)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return fmt.Sprintf("redis://127.0.0.1:%d/0", port), stop, nil
 }
