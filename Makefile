@@ -27,7 +27,7 @@ ADMIN_KEY ?= feria-demo-admin-key
 # 1000 inputs).
 FUZZTIME ?= 30s
 
-.PHONY: build run test test-short fuzz bench services vet fmt clean
+.PHONY: build run test test-short fuzz bench bench-quick bench-all services vet fmt clean
 
 build:
 	$(GO) build -o bin/feria ./cmd/feria
@@ -47,8 +47,17 @@ test-short:
 fuzz:
 	@bash deploy/scripts/fuzz.sh "$(FUZZTIME)"
 
+# `make bench`: feria's hot paths beside their minimal anchors, RSS, a
+# worker's jobs/s (under 15 minutes); bench-quick in under 3; bench-all adds
+# every Go benchmark and the per-area load runs (deploy/scripts/bench-*.sh).
 bench: services
-	@bash deploy/scripts/bench.sh
+	@bash deploy/scripts/bench.sh full
+
+bench-quick: services
+	@bash deploy/scripts/bench.sh quick
+
+bench-all: services
+	@bash deploy/scripts/bench.sh all
 
 vet:
 	$(GO) vet ./...

@@ -1,15 +1,43 @@
 #!/usr/bin/env bash
-# bench.sh is `make bench`: every Go benchmark of feria against the real
-# local services, then each deploy/scripts/bench-*.sh (load runs over HTTP:
-# bench-contacts.sh with redis-benchmark on the same Redis in the same run,
-# so that feria's numbers can be read beside what the machine's Redis does
-# alone; bench-shipping.sh, the 50-item free-shipping cost read beside the
-# one-item read; bench-webhooks.sh, notifications delivered per second by a
-# `feria worker` process apart from the API).
+# bench.sh is `make bench` (full), `make bench-quick` (quick) and `make
+# bench-all` (all). full and quick run the ratio harness (test/load/bench):
+# a child `feria serve` on a PostgreSQL schema, a redis-server and a MinIO
+# bucket of the run's own, each hot path measured beside its minimal
+# anchor on the same backends in interleaved rounds (requests/s, ratio,
+# p50/p99, p99 at half load from an open-loop client, RSS idle and under
+# load), one `feria worker`'s jobs/s, and the embedded mode's RSS under the
+# same load; the table is printed and written as markdown to BENCH_MD
+# (docs/performance.md keeps the latest full run's). quick: 2 short rounds
+# and a smaller world, under 3 minutes; full: 3 rounds, 100,000 products,
+# under 15. all: full, then every Go benchmark of feria against the real
+# local services and each deploy/scripts/bench-*.sh (the per-area load
+# runs: contacts with redis-benchmark, controls, shipping, webhooks).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-out="${BENCH_OUT:-/tmp/feria-bench.txt}"
+mode="${1:-full}"
+export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}"
+export TEST_S3_ENDPOINT="${TEST_S3_ENDPOINT:-127.0.0.1:9000}"
+export TEST_S3_ACCESS_KEY="${TEST_S3_ACCESS_KEY:-feria-test}"
+export TEST_S3_SECRET_KEY="${TEST_S3_SECRET_KEY:-feria-test-secret}"
+md="${BENCH_MD:-/tmp/feria-bench.md}"
 
+flags=()
+case "$mode" in
+quick) flags=(-quick) ;;
+full | all) ;;
+*)
+	echo "usage: bench.sh full|quick|all" >&2
+	exit 2
+	;;
+esac
+
+echo "== ratio harness ($mode): test/load/bench =="
+go run ./test/load/bench "${flags[@]}" -db "$TEST_DATABASE_URL" -s3 "$TEST_S3_ENDPOINT" \
+	-s3-access-key "$TEST_S3_ACCESS_KEY" -s3-secret-key "$TEST_S3_SECRET_KEY" -md "$md"
+[ "$mode" = all ] || exit 0
+
+out="${BENCH_OUT:-/tmp/feria-bench.txt}"
+echo
 echo "== Go benchmarks (go test -bench, real PostgreSQL/Redis/MinIO) =="
 pkgs=$(grep -rl --include='*_test.go' '^func Benchmark' . | xargs -r -n1 dirname | sort -u)
 if [ -z "$pkgs" ]; then
@@ -25,4 +53,3 @@ for script in deploy/scripts/bench-*.sh; do
 	echo "== $script =="
 	CONTACTS_BENCH_GO=0 bash "$script"
 done
-

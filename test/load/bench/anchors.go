@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"sync/atomic"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/minio/minio-go/v7"
+	"github.com/redis/go-redis/v9"
+	"github.com/uptrace/bun"
+)
+
+// opsPerEvent is what counting one contact event takes at the least: a
+// SET NX of its id (once only) and an increment of each of four buckets
+// (hour, day, month, year). The ingest anchor is pipelined INCRs divided
+// by it.
+const opsPerEvent = 5
+
+// anchors are the minimal programs on the same backends that feria's
+// paths are compared with: what the stack does with one plain query.
+type anchors struct {
+	base   string // the tiny fiber app
+	app    *fiber.App
+	rdb    *redis.Client
+	s3     *minio.Client
+	bucket string
+	body   []byte
+	putN   atomic.Int64
+}
+
+// itemRow is the item's columns a primary-key select reads.
+type itemRow struct {
+	ID       string  `bun:"id"`
+	SiteID   string  `bun:"site_id"`
+	SellerID int64   `bun:"seller_id"`
+	Title    string  `bun:"title"`
+	Status   string  `bun:"status"`
+	Price    float64 `bun:"price"`
+}
+
+var hashFields = func() []string {
+	f := make([]string, 30)
+	for i := range f {
+		f[i] = fmt.Sprintf("2026-03-%02d", i+1)
+	}
+	return f
+}()
+
+// startAnchors serves the tiny fiber app on 127.0.0.1: GET /pk/:id is one
+// bun primary-key select of an item, answered as JSON; GET /hmget is one
+// HMGET of 30 fields, answered as JSON. It also seeds the Redis hashes the
+// anchors read and the object the raw GET reads.
+func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.Client, bucket string, body []byte) (*anchors, error) {
+	a := &anchors{rdb: rdb, s3: s3, bucket: bucket, body: body}
+	for h := range 50 {
+		vals := make([]any, 0, 60)
+		for i, f := range hashFields {
+			vals = append(vals, f, i+h)
+		}
+		if err := rdb.HSet(ctx, fmt.Sprint("anchor:h:", h), vals...).Err(); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := s3.PutObject(ctx, bucket, "anchor/get", bytes.NewReader(body), int64(len(body)), minio.PutObjectOptions{ContentType: "application/pdf"}); err != nil {
+		return nil, err
+	}
+	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app.Get("/pk/:id", func(c *fiber.Ctx) error {
+		var row itemRow
+		if err := db.NewSelect().Table("items").Column("id", "site_id", "seller_id", "title", "status", "price").
+			Where("id = ?", c.Params("id")).Scan(c.UserContext(), &row); err != nil {
+			return err
+		}
+		return c.JSON(row)
+	})
+	app.Get("/hmget", func(c *fiber.Ctx) error {
+		vals, err := rdb.HMGet(c.UserContext(), "anchor:h:0", hashFields...).Result()
+		if err != nil {
+			return err
+		}
+		total := 0
+		for _, v := range vals {
+			if s, ok := v.(string); ok {
+				var n int
+				fmt.Sscan(s, &n) //nolint:errcheck // seeded numbers
+				total += n
+			}
+		}
+		return c.JSON(fiber.Map{"total": total})
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	go app.Listener(ln) //nolint:errcheck // ends with Shutdown
+	a.app = app
+	a.base = "http://" + ln.Addr().String()
+	return a, nil
+}
+
+func (a *anchors) close() { a.app.Shutdown() } //nolint:errcheck // best effort
+
+func (a *anchors) pk() error {
+	_, err := do("GET", a.base+"/pk/"+compatItem, nil, 200)
+	return err
+}
+
+func (a *anchors) hmget() error {
+	_, err := do("GET", a.base+"/hmget", nil, 200)
+	return err
+}
+
+// fields1500 reads 50 hashes of 30 fields in one pipeline: Redis alone,
+// no HTTP.
+func (a *anchors) fields1500() error {
+	ctx := context.Background()
+	pipe := a.rdb.Pipeline()
+	for h := range 50 {
+		pipe.HMGet(ctx, fmt.Sprint("anchor:h:", h), hashFields...)
+	}
+	_, err := pipe.Exec(ctx)
+	return err
+}
+
+// incr100 is 100 events' worth of pipelined INCRs (opsPerEvent each).
+func (a *anchors) incr100() error {
+	ctx := context.Background()
+	pipe := a.rdb.Pipeline()
+	for i := range 100 * opsPerEvent {
+		pipe.Incr(ctx, fmt.Sprint("anchor:c:", i%97))
+	}
+	_, err := pipe.Exec(ctx)
+	return err
+}
+
+func (a *anchors) put() error {
+	n := a.putN.Add(1)
+	_, err := a.s3.PutObject(context.Background(), a.bucket, fmt.Sprint("anchor/put/", n), bytes.NewReader(a.body), int64(len(a.body)),
+		minio.PutObjectOptions{ContentType: "application/pdf"})
+	return err
+}
+
+func (a *anchors) get() error {
+	obj, err := a.s3.GetObject(context.Background(), a.bucket, "anchor/get", minio.GetObjectOptions{})
+	if err != nil {
+		return err
+	}
+	defer obj.Close()
+	n, err := io.Copy(io.Discard, obj)
+	if err == nil && n != int64(len(a.body)) {
+		err = fmt.Errorf("raw GET: %d bytes", n)
+	}
+	return err
+}

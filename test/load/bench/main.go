@@ -1,0 +1,354 @@
+// Command bench is `make bench`: feria's hot paths measured beside the
+// minimal program that does the same work on the same backends (the
+// "anchor"), in one run, so that the ratio of the two says how much of the
+// machine feria leaves on the table whatever the machine's mood (issue 17).
+//
+// It builds cmd/feria and runs it as a child `feria serve` process on a
+// PostgreSQL schema of its own, a redis-server of its own (a free port of
+// 127.0.0.1) and a bucket of its own on the MinIO given; loads a world
+// through the sandbox (products and family heads, 200 compatibilities of
+// an item, a year of contact events for 50 items, orders with packs); then
+// in interleaved rounds runs each path with closed-loop keep-alive clients
+// (the saturated rate) and its anchor right after it:
+//
+//	GET /items/{id}                          fiber + one bun primary-key select
+//	contacts 1-year total of one item        fiber + one HMGET of 30 fields
+//	contacts 30-day window of 50 ids         Redis alone: 1,500 fields pipelined
+//	contact event ingest, batches of 100     pipelined INCR ÷ 5 ops per event
+//	GET /items/{id}/compatibilities (200)    fiber + one bun primary-key select
+//	family count                             fiber + one bun primary-key select
+//	fiscal upload / download, 100 KiB        raw minio-go PUT / GET
+//
+// then each path at half its saturated rate with an open-loop client (p99),
+// the RSS of the feria process (idle, and its peak under load), jobs/s of
+// one `feria worker` process draining the jobs the uploads made, and the
+// embedded mode (`feria all`: SQLite, in-process Redis, files) under the
+// same load. It prints one table, and with -md writes it as markdown.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/feria/feria/test/load/loadrun"
+)
+
+type options struct {
+	quick                bool
+	db                   string
+	s3, s3Key, s3Secret  string
+	rounds               int
+	duration, half, warm time.Duration
+	conc                 int
+	products, days       int
+	md, bin              string
+	embedded             bool
+}
+
+func main() {
+	var o options
+	flag.BoolVar(&o.quick, "quick", false, "make bench-quick: 2 short rounds and a smaller world (under 3 minutes)")
+	flag.StringVar(&o.db, "db", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "PostgreSQL URL (a schema of the run's own is created and dropped)")
+	flag.StringVar(&o.s3, "s3", "127.0.0.1:9000", "MinIO host:port (a bucket of the run's own is created and removed)")
+	flag.StringVar(&o.s3Key, "s3-access-key", "feria-test", "MinIO access key")
+	flag.StringVar(&o.s3Secret, "s3-secret-key", "feria-test-secret", "MinIO secret key")
+	flag.IntVar(&o.rounds, "rounds", 0, "interleaved rounds (default 3, quick 2)")
+	flag.DurationVar(&o.duration, "duration", 0, "each path's and each anchor's share of a round (default 4s, quick 1s)")
+	flag.IntVar(&o.conc, "concurrency", 8, "closed-loop clients")
+	flag.IntVar(&o.products, "products", 0, "vehicle products of the family count (default 100000, quick 10000)")
+	flag.StringVar(&o.md, "md", "", "also write the results as markdown to this file")
+	flag.StringVar(&o.bin, "bin", "", "the feria binary (built into a temporary directory when empty)")
+	flag.BoolVar(&o.embedded, "embedded", true, "also measure the embedded mode's memory under the same load")
+	flag.Parse()
+	if o.rounds == 0 {
+		o.rounds = pick(o.quick, 2, 3)
+	}
+	if o.duration == 0 {
+		o.duration = pick(o.quick, time.Second, 4*time.Second)
+	}
+	o.half = o.duration
+	o.warm = pick(o.quick, 200*time.Millisecond, time.Second)
+	if o.products == 0 {
+		o.products = pick(o.quick, 10_000, 100_000)
+	}
+	o.days = pick(o.quick, 60, 366)
+	if err := run(o); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func pick[T any](quick bool, q, full T) T {
+	if quick {
+		return q
+	}
+	return full
+}
+
+// row is one line of the table: a path of feria and its anchor.
+type row struct {
+	name, anchorName string
+	unit             string  // what the rate counts
+	perOp            float64 // units per operation (events per ingest batch)
+	goal             float64
+	feria            func(*paths) func() error
+	anchor           func(*anchors) func() error
+	anchorKey        string // rows sharing an anchor measure it once a round
+
+	res, anc merged
+	half     sample
+	dropped  int
+	embedded float64
+}
+
+func rows() []*row {
+	pk := func(a *anchors) func() error { return a.pk }
+	return []*row{
+		{name: "`GET /items/{id}`", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.5,
+			feria: func(p *paths) func() error { return p.item }, anchor: pk, anchorKey: "pk"},
+		{name: "contacts 1-year total of one item", anchorName: "fiber + one HMGET of 30 fields", unit: "req/s", perOp: 1, goal: 0.5,
+			feria: func(p *paths) func() error { return p.yearTotal }, anchor: func(a *anchors) func() error { return a.hmget }, anchorKey: "hmget"},
+		{name: "contacts 30-day window of 50 ids", anchorName: "Redis alone: 1,500 fields pipelined", unit: "req/s", perOp: 1, goal: 0.6,
+			feria: func(p *paths) func() error { return p.window }, anchor: func(a *anchors) func() error { return a.fields1500 }, anchorKey: "fields1500"},
+		{name: "contact event ingest, batches of 100", anchorName: fmt.Sprintf("pipelined INCR ÷ %d ops per event", opsPerEvent), unit: "events/s", perOp: 100, goal: 0.7,
+			feria: func(p *paths) func() error { return p.ingest }, anchor: func(a *anchors) func() error { return a.incr100 }, anchorKey: "incr"},
+		{name: "`GET /items/{id}/compatibilities` (200 rows)", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.25,
+			feria: func(p *paths) func() error { return p.compatList }, anchor: pk, anchorKey: "pk"},
+		{name: "family count over the products", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.15,
+			feria: func(p *paths) func() error { return p.familyCount }, anchor: pk, anchorKey: "pk"},
+		{name: "fiscal upload, 100 KiB", anchorName: "raw minio-go PUT", unit: "obj/s", perOp: 1, goal: 0.7,
+			feria: func(p *paths) func() error { return p.upload }, anchor: func(a *anchors) func() error { return a.put }, anchorKey: "put"},
+		{name: "fiscal download, 100 KiB", anchorName: "raw minio-go GET", unit: "obj/s", perOp: 1, goal: 0.7,
+			feria: func(p *paths) func() error { return p.download }, anchor: func(a *anchors) func() error { return a.get }, anchorKey: "get"},
+	}
+}
+
+// report is everything a run measured.
+type report struct {
+	o                   options
+	start               time.Time
+	commit, machine     string
+	loadBefore, loadEnd string
+	seed                map[string]time.Duration
+	rows                []*row
+	idle, idleSeeded    float64
+	peak                float64
+	worker              workerResult
+	embIdle, embPeak    float64
+	embErr              error
+	relSizes            []relSize
+}
+
+func run(o options) error {
+	ctx := context.Background()
+	r := &report{o: o, start: time.Now().UTC(), rows: rows(), commit: gitCommit(), machine: machine(), loadBefore: loadavg()}
+	if o.bin == "" {
+		dir, err := os.MkdirTemp("", "feria-bench")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		if o.bin, err = buildFeria(dir); err != nil {
+			return err
+		}
+	}
+	redisURL, stopRedis, err := loadrun.StartRedis()
+	if err != nil {
+		return err
+	}
+	defer stopRedis()
+	ropt, _ := redis.ParseURL(redisURL)
+	ropt.PoolSize = 64
+	rdb := redis.NewClient(ropt)
+	defer rdb.Close()
+	db, schemaURL, drop, err := loadrun.SchemaURL(ctx, o.db, "bench")
+	if err != nil {
+		return fmt.Errorf("PostgreSQL at %s: %w", o.db, err)
+	}
+	defer drop()
+	s3, err := minio.New(o.s3, &minio.Options{Creds: credentials.NewStaticV4(o.s3Key, o.s3Secret, "")})
+	if err != nil {
+		return err
+	}
+	bucket := fmt.Sprintf("feria-bench-%d", time.Now().UnixNano()%1_000_000_000)
+	if err := s3.MakeBucket(ctx, bucket, minio.MakeBucketOptions{}); err != nil {
+		return fmt.Errorf("MinIO at %s (deploy/scripts/services.sh starts one): %w", o.s3, err)
+	}
+	defer removeBucket(s3, bucket)
+
+	w := world{products: o.products, days: o.days, packs: pick(o.quick, 2000, 12000)}
+	dataDir, err := os.MkdirTemp("", "feria-bench-data")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dataDir)
+	port, err := loadrun.FreePort()
+	if err != nil {
+		return err
+	}
+	addr := fmt.Sprint("127.0.0.1:", port)
+	env := []string{"HTTP_ADDR=" + addr, "DATA_DIR=" + dataDir, "DATABASE_URL=" + schemaURL, "REDIS_URL=" + redisURL,
+		"S3_ENDPOINT=" + o.s3, "S3_ACCESS_KEY=" + o.s3Key, "S3_SECRET_KEY=" + o.s3Secret, "S3_BUCKET=" + bucket,
+		"SANDBOX_KEY=" + sandboxKey, "LOG_LEVEL=warn", `RATE_LIMITS={"rules": []}`}
+	serve, err := startFeria(o.bin, "serve", env, addr)
+	if err != nil {
+		return err
+	}
+	defer serve.stop()
+	time.Sleep(2 * time.Second)
+	r.idle = serve.status("VmRSS")
+	fmt.Printf("feria serve (pid %d) on %s: RSS idle %.1f MB\n", serve.cmd.Process.Pid, addr, r.idle)
+
+	fmt.Printf("seeding: %d products (+%d family heads), %d packs, %d days of contact events for %d items, 200 compatibilities...\n",
+		w.products, w.products/perParent, w.packs, w.days, contactItems)
+	if r.seed, err = w.seed(serve.base); err != nil {
+		return err
+	}
+	fmt.Printf("seeded in %v\n", r.seed)
+	p := newPaths(serve.base, w.packs, "s")
+	if err := p.prepareDownloads(); err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, "VACUUM ANALYZE"); err != nil {
+		return err
+	}
+	r.relSizes = relationSizes(ctx, db, w)
+	a, err := startAnchors(ctx, db, rdb, s3, bucket, p.pdf)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	time.Sleep(time.Second)
+	r.idleSeeded = serve.status("VmRSS")
+
+	watch := watchRSS(serve.cmd.Process.Pid)
+	if err := measure(r, p, a); err != nil {
+		watch.end()
+		return err
+	}
+	r.peak = watch.end()
+	serve.stop()
+
+	if r.worker, err = measureWorker(ctx, o.bin, env, db, redisURL); err != nil {
+		return fmt.Errorf("worker: %w", err)
+	}
+	if o.embedded {
+		r.embIdle, r.embPeak, r.embErr = measureEmbedded(o, r, w)
+	}
+	r.loadEnd = loadavg()
+	r.print(os.Stdout)
+	if o.md != "" {
+		f, err := os.Create(o.md)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r.markdown(f)
+		fmt.Println("markdown written to", o.md)
+	}
+	return nil
+}
+
+// measure warms every path and anchor up, runs the interleaved rounds,
+// then each path at half its saturated rate.
+func measure(r *report, p *paths, a *anchors) error {
+	o := r.o
+	for _, rw := range r.rows {
+		if _, err := closedLoop(o.conc, o.warm, rw.feria(p)); err != nil {
+			return fmt.Errorf("warm-up of %s: %w", rw.name, err)
+		}
+		if _, err := closedLoop(o.conc, o.warm, rw.anchor(a)); err != nil {
+			return fmt.Errorf("warm-up of %s: %w", rw.anchorName, err)
+		}
+	}
+	for round := 1; round <= o.rounds; round++ {
+		fmt.Printf("round %d of %d (load average %s)\n", round, o.rounds, loadavg())
+		done := map[string]sample{}
+		for _, rw := range r.rows {
+			s, err := closedLoop(o.conc, o.duration, rw.feria(p))
+			if err != nil {
+				return fmt.Errorf("%s: %w", rw.name, err)
+			}
+			rw.res.add(s)
+			as, ok := done[rw.anchorKey]
+			if !ok {
+				if as, err = closedLoop(o.conc, o.duration, rw.anchor(a)); err != nil {
+					return fmt.Errorf("%s: %w", rw.anchorName, err)
+				}
+				done[rw.anchorKey] = as
+			}
+			rw.anc.add(as)
+			fmt.Printf("  %-46s %9.0f %-8s anchor %9.0f\n", strings.ReplaceAll(rw.name, "`", ""), s.perSec()*rw.perOp, rw.unit, as.perSec()*rw.perOp)
+		}
+	}
+	fmt.Println("half load (open loop at half the saturated rate):")
+	for _, rw := range r.rows {
+		rate := rw.res.rate() / 2
+		s, dropped, err := openLoop(rate, o.half, rw.feria(p))
+		if err != nil {
+			return fmt.Errorf("%s at half load: %w", rw.name, err)
+		}
+		m := merged{}
+		m.add(s)
+		_, p99 := m.quantiles()
+		rw.half, rw.dropped = s, dropped
+		fmt.Printf("  %-46s %7.0f op/s asked, p99 %s\n", strings.ReplaceAll(rw.name, "`", ""), rate, p99.Round(10*time.Microsecond))
+	}
+	return nil
+}
+
+func gitCommit() string {
+	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown"
+	}
+	c := strings.TrimSpace(string(out))
+	if st, _ := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); len(st) > 0 {
+		c += " (with uncommitted changes)"
+	}
+	return c
+}
+
+func machine() string {
+	model := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	out, _ := exec.Command("nproc").Output()
+	return fmt.Sprintf("%s cores, %s", strings.TrimSpace(string(out)), model)
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func removeBucket(s3 *minio.Client, bucket string) {
+	ctx := context.Background()
+	objs := s3.ListObjects(ctx, bucket, minio.ListObjectsOptions{Recursive: true})
+	for e := range s3.RemoveObjects(ctx, bucket, objs, minio.RemoveObjectsOptions{}) {
+		_ = e // best effort
+	}
+	s3.RemoveBucket(ctx, bucket) //nolint:errcheck // best effort
+}

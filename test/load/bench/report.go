@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// relSize is a table's size on disk with its indexes and TOAST.
+type relSize struct {
+	table string
+	rows  int
+	bytes int64
+}
+
+// relationSizes measures the tables whose growth sizes a deployment.
+func relationSizes(ctx context.Context, db *bun.DB, w world) []relSize {
+	var out []relSize
+	for _, t := range []string{"products", "product_attributes", "items", "compatibilities", "orders", "fiscal_documents", "outbox"} {
+		var s relSize
+		s.table = t
+		if err := db.NewRaw("SELECT count(*), pg_total_relation_size(?::regclass) FROM "+t, t).Scan(ctx, &s.rows, &s.bytes); err != nil {
+			continue // a table renamed since: the others still count
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func mb(v float64) string { return fmt.Sprintf("%.1f MB", v) }
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000)
+}
+
+func rate(v float64) string {
+	switch {
+	case v >= 10_000:
+		return fmt.Sprintf("%.1fk", v/1000)
+	case v >= 1000:
+		return fmt.Sprintf("%.2fk", v/1000)
+	default:
+		return fmt.Sprintf("%.0f", v)
+	}
+}
+
+func mark(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "**no**"
+}
+
+func (rw *row) ratio() float64 {
+	if rw.anc.rate() == 0 {
+		return 0
+	}
+	return rw.res.rate() / rw.anc.rate()
+}
+
+func (rw *row) halfP99() time.Duration {
+	m := merged{lats: append([]time.Duration(nil), rw.half.lats...)}
+	_, p99 := m.quantiles()
+	return p99
+}
+
+// print writes the table as plain text.
+func (r *report) print(w io.Writer) {
+	fmt.Fprintf(w, "\nferia bench (%s): %s, commit %s, %s; load average %s at the start, %s at the end\n",
+		map[bool]string{true: "quick", false: "full"}[r.o.quick], r.start.Format(time.RFC3339), r.commit, r.machine, r.loadBefore, r.loadEnd)
+	fmt.Fprintf(w, "%d interleaved rounds of %s per path and anchor, %d closed-loop clients; half load: open loop for %s\n\n",
+		r.o.rounds, r.o.duration, r.o.conc, r.o.half)
+	fmt.Fprintf(w, "%-44s %10s %10s %7s %6s %4s %9s %9s %11s %7s  %s\n", "path", "feria", "anchor", "ratio", "goal", "met", "p50", "p99", "p99 @ half", "spread", "anchor is")
+	for _, rw := range r.rows {
+		p50, p99 := rw.res.quantiles()
+		fmt.Fprintf(w, "%-44s %10s %10s %7.3f %6.2f %4s %9s %9s %11s %6.0f%%  %s (%s)\n", strings.ReplaceAll(rw.name, "`", ""),
+			rate(rw.res.rate()*rw.perOp), rate(rw.anc.rate()*rw.perOp), rw.ratio(), rw.goal, strings.Trim(mark(rw.ratio() >= rw.goal), "*"),
+			ms(p50), ms(p99), ms(rw.halfP99()), 100*max(rw.res.spread(), rw.anc.spread()), rw.anchorName, rw.unit)
+	}
+	fmt.Fprintf(w, "\nferia serve RSS: idle %s (after the world %s), peak under load %s (goals: idle <= 40 MB, load <= 150 MB)\n", mb(r.idle), mb(r.idleSeeded), mb(r.peak))
+	if r.o.embedded {
+		if r.embErr != nil {
+			fmt.Fprintf(w, "embedded mode: %v\n", r.embErr)
+		} else {
+			fmt.Fprintf(w, "embedded mode (feria all) RSS: idle %s, peak under the same load %s (goal <= 200 MB)\n", mb(r.embIdle), mb(r.embPeak))
+		}
+	}
+	wk := r.worker
+	fmt.Fprintf(w, "feria worker: %d jobs (%v) from %d outbox messages in %s = %.0f jobs/s; RSS peak %s, idle after %s\n",
+		wk.jobs, wk.byQueue, wk.messages, wk.took.Round(time.Millisecond), wk.perSec(), mb(wk.peak), mb(wk.idle))
+	fmt.Fprintln(w, "PostgreSQL storage (pg_total_relation_size, indexes included):")
+	for _, s := range r.relSizes {
+		per := 0.0
+		if s.rows > 0 {
+			per = float64(s.bytes) / float64(s.rows)
+		}
+		fmt.Fprintf(w, "  %-20s %9d rows %10.1f MB %8.0f B/row\n", s.table, s.rows, float64(s.bytes)/(1<<20), per)
+	}
+}
+
+// markdown writes the table for docs/performance.md.
+func (r *report) markdown(w io.Writer) {
+	mode := "full (`make bench`)"
+	if r.o.quick {
+		mode = "quick (`make bench-quick`)"
+	}
+	fmt.Fprintf(w, "Run: %s, %s, commit %s. Machine: %s; load average %s at the start, %s at the end.\n",
+		mode, r.start.Format("2006-01-02 15:04 MST"), r.commit, r.machine, r.loadBefore, r.loadEnd)
+	fmt.Fprintf(w, "Load: %d interleaved rounds, each path then its anchor for %s each, %d closed-loop keep-alive clients; "+
+		"p50/p99 over every round; then each path for %s at half its saturated rate from an open-loop client (latency from the instant each request was due). "+
+		"World: %d vehicle products and %d family heads, an item with 200 compatibilities, %d days of contact events for %d items, %d packs.\n\n",
+		r.o.rounds, r.o.duration, r.o.conc, r.o.half, r.o.products, r.o.products/perParent, r.o.days, contactItems, pick(r.o.quick, 2000, 12000))
+	fmt.Fprintln(w, "| path | feria | the same stack doing the minimum | ratio | goal | p50 | p99 | p99 at half load (goal ≤ 20 ms) | rounds' spread |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	for _, rw := range r.rows {
+		p50, p99 := rw.res.quantiles()
+		h := rw.halfP99()
+		fmt.Fprintf(w, "| %s | %s %s | %s: %s | %.3f | ≥ %.2f (%s) | %s | %s | %s (%s) | %.0f%% |\n", rw.name,
+			rate(rw.res.rate()*rw.perOp), rw.unit, rw.anchorName, rate(rw.anc.rate()*rw.perOp), rw.ratio(), rw.goal, strings.Trim(mark(rw.ratio() >= rw.goal), "*"),
+			ms(p50), ms(p99), ms(h), mark(h <= 20*time.Millisecond), 100*max(rw.res.spread(), rw.anc.spread()))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| memory (VmRSS) | measured | goal | met |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	fmt.Fprintf(w, "| `feria serve`, idle after start-up | %s | ≤ 40 MB | %s |\n", mb(r.idle), mark(r.idle <= 40))
+	fmt.Fprintf(w, "| `feria serve`, idle with the world loaded | %s | | |\n", mb(r.idleSeeded))
+	fmt.Fprintf(w, "| `feria serve`, peak under the load above | %s | ≤ 150 MB | %s |\n", mb(r.peak), mark(r.peak <= 150))
+	if r.o.embedded && r.embErr == nil {
+		fmt.Fprintf(w, "| `feria all` embedded (SQLite, in-process Redis), idle | %s | ≤ 40 MB | %s |\n", mb(r.embIdle), mark(r.embIdle <= 40))
+		fmt.Fprintf(w, "| `feria all` embedded, peak under the same load | %s | ≤ 200 MB | %s |\n", mb(r.embPeak), mark(r.embPeak <= 200))
+	}
+	wk := r.worker
+	fmt.Fprintf(w, "| `feria worker`, peak while draining | %s | | |\n", mb(wk.peak))
+	fmt.Fprintf(w, "| `feria worker`, idle after | %s | | |\n\n", mb(wk.idle))
+	queues := make([]string, 0, len(wk.byQueue))
+	for q, n := range wk.byQueue {
+		queues = append(queues, fmt.Sprintf("%s %d", q, n))
+	}
+	sort.Strings(queues)
+	fmt.Fprintf(w, "Worker: one `feria worker` (concurrency %s) started after the API stopped, with %d outbox messages waiting (one per fiscal upload of the run): "+
+		"it relayed them and ran %d jobs (%s) in %s: **%.0f jobs/s**, from its start to the last queue empty.\n\n",
+		wk.concurrency, wk.messages, wk.jobs, strings.Join(queues, ", "), wk.took.Round(time.Millisecond), wk.perSec())
+	if r.o.embedded && r.embErr == nil {
+		fmt.Fprintln(w, "The embedded mode under the same load (one closed-loop run of each path):")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| path | embedded | real backends |")
+		fmt.Fprintln(w, "|---|---|---|")
+		for _, rw := range r.rows {
+			fmt.Fprintf(w, "| %s | %s %s | %s %s |\n", rw.name, rate(rw.embedded), rw.unit, rate(rw.res.rate()*rw.perOp), rw.unit)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "PostgreSQL storage of the world (`pg_total_relation_size`: rows, indexes and TOAST, after `VACUUM ANALYZE`):")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| table | rows | size | bytes per row |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	for _, s := range r.relSizes {
+		per := 0.0
+		if s.rows > 0 {
+			per = float64(s.bytes) / float64(s.rows)
+		}
+		fmt.Fprintf(w, "| %s | %d | %.1f MB | %.0f |\n", s.table, s.rows, float64(s.bytes)/(1<<20), per)
+	}
+}

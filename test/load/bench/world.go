@@ -1,0 +1,336 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+const (
+	sandboxKey  = "bench-sandbox-key"
+	sellerToken = "APP_USR-bench-seller"
+	buyerToken  = "APP_USR-bench-buyer"
+	compatItem  = "MLA1100" // the item read, and the item with 200 compatibilities
+	packBase    = 5_000_000
+	// downloadPacks hold one document each, read by the download path;
+	// the upload path takes the packs after them, one per upload.
+	downloadPacks = 20
+	contactItems  = 50
+	compatItems   = 20 // items with 200 compatibilities beside the read one
+	perParent     = 50 // children per family head, as compatdb's benchmark
+	brands        = 10
+	years         = 20
+)
+
+// client is feria's or an anchor's HTTP client: keep-alive connections
+// enough for every concurrent caller.
+var client = &http.Client{Transport: &http.Transport{MaxIdleConns: 1024, MaxIdleConnsPerHost: 512}, Timeout: 30 * time.Second}
+
+// do sends one request and fails unless the answer has status want; the
+// body is read whole (as a client would).
+func do(method, url string, body []byte, want int, header ...string) ([]byte, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, err
+	}
+	if res.StatusCode != want {
+		return b, fmt.Errorf("%s %s: %d %s", method, strings.SplitN(url, "?", 2)[0], res.StatusCode, tail(b, 300))
+	}
+	return b, nil
+}
+
+func sandbox(base, method, path string, body any) ([]byte, error) {
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	return do(method, base+"/sandbox"+path, raw, 200, "Content-Type", "application/json", "X-Sandbox-Key", sandboxKey)
+}
+
+// world is what a run loads into a feria instance, sized by its mode.
+type world struct {
+	products int // children; one family head more per 50
+	packs    int // orders with packs of their own, for fiscal uploads
+	days     int // days of contact events per item
+}
+
+// seed loads the world through the sandbox and the public API, as a
+// user would; it returns how long each part took.
+func (w world) seed(base string) (map[string]time.Duration, error) {
+	took := map[string]time.Duration{}
+	t0 := time.Now()
+	_, err := sandbox(base, "POST", "/fixtures", map[string]any{
+		"users": []any{
+			map[string]any{"id": 123, "nickname": "BENCHSELLER", "site_id": "MLA", "access_token": sellerToken, "expires_in": 86400},
+			map[string]any{"id": 456, "nickname": "BENCHBUYER", "site_id": "MLA", "access_token": buyerToken, "expires_in": 86400},
+		},
+		"categories": []any{map[string]any{"id": "MLA1747", "site_id": "MLA", "name": "Amortiguadores", "domain_id": "MLA-CAR_SHOCK_ABSORBERS",
+			"compatibilities": map[string]any{"required": true, "note_status": "ENABLED", "restrictions_status": "ENABLED", "universal_status": "ENABLED"}}},
+		"domains": []any{
+			map[string]any{"id": "MLA-CARS_AND_VANS", "site_id": "MLA", "main": true, "compatibilities": []any{}},
+			map[string]any{"id": "MLA-CAR_SHOCK_ABSORBERS", "site_id": "MLA", "main": false, "compatibilities": []any{map[string]any{
+				"compatible_domain_id": "MLA-CARS_AND_VANS", "type": "EXTENSION", "required": true, "restrictions": []any{},
+				"categories": []any{map[string]any{"id": "MLA1747", "required": true, "note_status": "ENABLED", "restrictions_status": "ENABLED", "universal_status": "ENABLED"}}}}},
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fixtures (users, catalog): %w", err)
+	}
+
+	// Products in chunks: a family head, then its children.
+	var chunk []any
+	flush := func() error {
+		if len(chunk) == 0 {
+			return nil
+		}
+		_, err := sandbox(base, "POST", "/fixtures", map[string]any{"products": chunk})
+		chunk = chunk[:0]
+		return err
+	}
+	for i := 0; i < w.products; i++ {
+		brand, year := fmt.Sprint(i%brands), fmt.Sprint(2000+(i/brands)%years)
+		attrs := []any{map[string]any{"id": "BRAND", "name": "Marca", "value_id": brand, "value_name": "Brand " + brand},
+			map[string]any{"id": "VEHICLE_YEAR", "name": "Año", "value_id": year, "value_name": year}}
+		parent := fmt.Sprintf("MLA%d", 5_000_000+i/perParent)
+		if i%perParent == 0 {
+			chunk = append(chunk, map[string]any{"id": parent, "site_id": "MLA", "domain_id": "MLA-CARS_AND_VANS", "name": "Family " + parent, "parent_id": nil, "attributes": attrs})
+		}
+		chunk = append(chunk, map[string]any{"id": fmt.Sprintf("MLA%d", 1_000_000+i), "site_id": "MLA", "domain_id": "MLA-CARS_AND_VANS",
+			"name": fmt.Sprintf("Car %d", i), "parent_id": parent, "attributes": attrs})
+		if len(chunk) >= 2000 {
+			if err := flush(); err != nil {
+				return nil, fmt.Errorf("fixtures (products): %w", err)
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, fmt.Errorf("fixtures (products): %w", err)
+	}
+	took["products"] = time.Since(t0)
+
+	t0 = time.Now()
+	items := []any{map[string]any{"id": compatItem, "site_id": "MLA", "seller_id": 123, "title": "Amortiguador delantero", "category_id": "MLA1747",
+		"domain_id": "MLA-CAR_SHOCK_ABSORBERS", "status": "active", "price": 15000, "currency_id": "ARS", "available_quantity": 10,
+		"listing_type_id": "gold_special", "condition": "new", "attributes": []any{}, "tags": []any{},
+		"shipping": map[string]any{"mode": "me2", "local_pick_up": false, "free_shipping": false, "logistic_type": "drop_off", "dimensions": "10x20x30,500"}}}
+	for i := range compatItems {
+		items = append(items, map[string]any{"id": fmt.Sprint("MLA", 3000+i), "site_id": "MLA", "seller_id": 123, "title": "Part " + fmt.Sprint(i),
+			"category_id": "MLA1747", "domain_id": "MLA-CAR_SHOCK_ABSORBERS", "status": "active", "price": 100, "currency_id": "ARS", "available_quantity": 1})
+	}
+	for i := range contactItems {
+		items = append(items, map[string]any{"id": fmt.Sprint("MLA", 2000+i), "site_id": "MLA", "seller_id": 123, "title": "Item " + fmt.Sprint(i),
+			"category_id": "MLA1747", "domain_id": "MLA-CAR_SHOCK_ABSORBERS", "status": "active", "price": 100, "currency_id": "ARS", "available_quantity": 1})
+	}
+	if _, err := sandbox(base, "POST", "/fixtures", map[string]any{"items": items}); err != nil {
+		return nil, fmt.Errorf("fixtures (items): %w", err)
+	}
+	var orders []any
+	for i := 0; i < w.packs; i++ {
+		orders = append(orders, map[string]any{"id": 6_000_000 + i, "site_id": "MLA", "seller_id": 123, "buyer_id": 456, "pack_id": packBase + i,
+			"status": "paid", "items": []any{map[string]any{"item_id": compatItem, "quantity": 1, "unit_price": 15000}}})
+		if len(orders) == 2000 || i == w.packs-1 {
+			if _, err := sandbox(base, "POST", "/fixtures", map[string]any{"orders": orders}); err != nil {
+				return nil, fmt.Errorf("fixtures (orders): %w", err)
+			}
+			orders = orders[:0]
+		}
+	}
+	took["orders"] = time.Since(t0)
+
+	// 200 compatibilities of the read item, and of compatItems more (the
+	// storage a compatibility takes), through the public API, as a seller
+	// adds them.
+	t0 = time.Now()
+	for k := -1; k < compatItems; k++ {
+		var ps []any
+		for i := range 200 {
+			ps = append(ps, map[string]any{"id": fmt.Sprintf("MLA%d", 1_000_000+(i*7+k*13+13)%w.products)})
+		}
+		raw, _ := json.Marshal(map[string]any{"products": ps})
+		item := compatItem
+		if k >= 0 {
+			item = fmt.Sprint("MLA", 3000+k)
+		}
+		if _, err := do("POST", base+"/items/"+item+"/compatibilities", raw, 200, "Content-Type", "application/json", "Authorization", "Bearer "+sellerToken); err != nil {
+			return nil, fmt.Errorf("compatibilities: %w", err)
+		}
+	}
+	took["compatibilities"] = time.Since(t0)
+
+	// Contact events: w.days days of one event per item and day.
+	t0 = time.Now()
+	start := time.Date(2025, 7, 1, 0, 0, 0, 0, time.UTC)
+	var batch []map[string]string
+	n := 0
+	for d := 0; d < w.days; d++ {
+		for i := range contactItems {
+			batch = append(batch, map[string]string{"id": fmt.Sprint("seed-", n), "item_id": fmt.Sprint("MLA", 2000+i), "type": "phone_view",
+				"date": start.AddDate(0, 0, d).Add(time.Duration(n%24) * time.Hour).Format(time.RFC3339)})
+			n++
+			if len(batch) == 1000 || (d == w.days-1 && i == contactItems-1) {
+				if _, err := sandbox(base, "POST", "/contact_events", map[string]any{"events": batch}); err != nil {
+					return nil, fmt.Errorf("contact events: %w", err)
+				}
+				batch = batch[:0]
+			}
+		}
+	}
+	took["contact events"] = time.Since(t0)
+	return took, nil
+}
+
+// paths are feria's measured requests on one instance.
+type paths struct {
+	base      string
+	pdf       []byte
+	nextPack  atomic.Int64
+	packs     int64
+	nextEvent atomic.Int64
+	run       string // makes event ids unique per instance
+	docs      []string
+	nextDoc   atomic.Int64
+}
+
+func newPaths(base string, packs int, run string) *paths {
+	p := &paths{base: base, pdf: makePDF(100 << 10), packs: int64(packs), run: run}
+	p.nextPack.Store(downloadPacks - 1)
+	return p
+}
+
+// makePDF is a file of n bytes that feria takes for a PDF.
+func makePDF(n int) []byte {
+	b := bytes.Repeat([]byte("0123456789abcdef\n"), n/17+1)[:n]
+	copy(b, "%PDF-1.4\n")
+	copy(b[n-6:], "%%EOF\n")
+	return b
+}
+
+func (p *paths) item() error {
+	_, err := do("GET", p.base+"/items/"+compatItem, nil, 200)
+	return err
+}
+
+func (p *paths) yearTotal() error {
+	_, err := do("GET", p.base+"/items/MLA2000/contacts/phone_views?date_from=2025-07-01T12:00:00Z&date_to=2026-07-01T12:00:00Z", nil, 200)
+	return err
+}
+
+var windowIDs = func() string {
+	ids := make([]string, contactItems)
+	for i := range ids {
+		ids[i] = fmt.Sprint("MLA", 2000+i)
+	}
+	return strings.Join(ids, ",")
+}()
+
+func (p *paths) window() error {
+	_, err := do("GET", p.base+"/items/contacts/phone_views/time_window?unit=day&last=30&ending=2026-03-15T12:00:00Z&ids="+windowIDs, nil, 200)
+	return err
+}
+
+// ingest posts 100 events never seen before.
+func (p *paths) ingest() error {
+	var b strings.Builder
+	b.WriteString(`{"events":[`)
+	for i := range 100 {
+		n := p.nextEvent.Add(1)
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":"b%s-%d","item_id":"MLA%d","type":"phone_view","date":"2026-0%d-%02dT%02d:%02d:00Z"}`,
+			p.run, n, 2000+n%contactItems, 1+n%9, 1+n%28, n%24, n%60)
+	}
+	b.WriteString(`]}`)
+	_, err := do("POST", p.base+"/sandbox/contact_events", []byte(b.String()), 200, "Content-Type", "application/json", "X-Sandbox-Key", sandboxKey)
+	return err
+}
+
+func (p *paths) compatList() error {
+	_, err := do("GET", p.base+"/items/"+compatItem+"/compatibilities", nil, 200, "Authorization", "Bearer "+sellerToken)
+	return err
+}
+
+var familyBody = []byte(`{"domain_id":"MLA-CARS_AND_VANS","attributes":[{"id":"BRAND","value_id":"3"}]}`)
+
+func (p *paths) familyCount() error {
+	_, err := do("POST", p.base+"/catalog_compatibilities/products_search/count_family_products", familyBody, 200, "Content-Type", "application/json")
+	return err
+}
+
+// uploadTo sends the 100 KiB PDF to a pack and returns the document's id.
+func (p *paths) uploadTo(pack int64) (string, error) {
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name="fiscal_document"; filename="factura.pdf"`)
+	h.Set("Content-Type", "application/pdf")
+	pw, _ := w.CreatePart(h)
+	pw.Write(p.pdf) //nolint:errcheck // a buffer
+	w.Close()
+	b, err := do("POST", fmt.Sprintf("%s/packs/%d/fiscal_documents", p.base, packBase+pack), body.Bytes(), 201,
+		"Content-Type", w.FormDataContentType(), "Authorization", "Bearer "+sellerToken)
+	if err != nil {
+		return "", err
+	}
+	var v struct {
+		IDs []string `json:"ids"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil || len(v.IDs) != 1 {
+		return "", fmt.Errorf("upload answer %s", b)
+	}
+	return v.IDs[0], nil
+}
+
+// upload takes the next fresh pack; errExhausted when none is left.
+func (p *paths) upload() error {
+	n := p.nextPack.Add(1)
+	if n >= p.packs {
+		return errExhausted
+	}
+	_, err := p.uploadTo(n)
+	return err
+}
+
+// prepareDownloads uploads one document to each of the first packs.
+func (p *paths) prepareDownloads() error {
+	for i := range int64(downloadPacks) {
+		id, err := p.uploadTo(i)
+		if err != nil {
+			return err
+		}
+		p.docs = append(p.docs, fmt.Sprintf("%s/packs/%d/fiscal_documents/%s", p.base, packBase+i, id))
+	}
+	return nil
+}
+
+func (p *paths) download() error {
+	url := p.docs[p.nextDoc.Add(1)%int64(len(p.docs))]
+	b, err := do("GET", url, nil, 200, "Authorization", "Bearer "+sellerToken)
+	if err == nil && len(b) != len(p.pdf) {
+		err = fmt.Errorf("download: %d bytes, want %d", len(b), len(p.pdf))
+	}
+	return err
+}
