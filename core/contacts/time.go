@@ -104,22 +104,31 @@ func ParseRange(from, to string) (Range, error) {
 	return Range{From: f, To: t}, nil
 }
 
-// Cover splits a range into the buckets that answer it: an hour bucket
-// counts when its start lies in [From, To) (hours are the finest
-// resolution kept), and runs of 24 such hours that make a whole UTC day are
-// read as one day bucket. Every returned start is in order.
-func (r Range) Cover() (days, hours []time.Time) {
-	start, end := Hour.Ceil(r.From), Hour.Ceil(r.To)
-	for t := start; t.Before(end); {
-		if t.Equal(Day.Floor(t)) && !t.Add(24*time.Hour).After(end) {
-			days = append(days, t)
-			t = t.Add(24 * time.Hour)
-			continue
-		}
-		hours = append(hours, t)
-		t = t.Add(time.Hour)
+// Split splits a range into what answers its total exactly: the whole UTC
+// days it covers (read from day buckets) and the parts of days at its two
+// ends (at most two edges, each within one UTC day, counted to the event).
+// An event anywhere in [From, To) lies in exactly one of them.
+func (r Range) Split() (days []time.Time, edges []Range) {
+	if !r.From.Before(r.To) {
+		return nil, nil
 	}
-	return days, hours
+	first, last := Day.Ceil(r.From), Day.Floor(r.To)
+	if first.After(last) { // both ends inside one day
+		return nil, []Range{r}
+	}
+	if r.From.Before(first) {
+		edges = append(edges, Range{From: r.From, To: first})
+	}
+	if n := int(last.Sub(first) / (24 * time.Hour)); n > 0 {
+		days = make([]time.Time, n)
+		for i := range days {
+			days[i] = first.Add(time.Duration(i) * 24 * time.Hour)
+		}
+	}
+	if last.Before(r.To) {
+		edges = append(edges, Range{From: last, To: r.To})
+	}
+	return days, edges
 }
 
 // WindowSpec is a trailing time window: Last intervals of Unit, the last one

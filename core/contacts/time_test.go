@@ -73,21 +73,33 @@ func TestParseRange(t *testing.T) {
 	}
 }
 
-func TestCover(t *testing.T) {
-	days, hours := Range{From: ts("2026-11-19T22:30:00Z"), To: ts("2026-11-22T02:00:00Z")}.Cover()
-	// 22:30 → first hour counted is 23:00 (its start lies in the range).
+func TestSplit(t *testing.T) {
+	rg := func(from, to string) Range { return Range{From: ts(from), To: ts(to)} }
+	days, edges := rg("2026-11-19T22:30:15Z", "2026-11-22T02:00:01Z").Split()
 	wantDays := []time.Time{ts("2026-11-20T00:00:00Z"), ts("2026-11-21T00:00:00Z")}
-	wantHours := []time.Time{ts("2026-11-19T23:00:00Z"), ts("2026-11-22T00:00:00Z"), ts("2026-11-22T01:00:00Z")}
-	if !reflect.DeepEqual(days, wantDays) || !reflect.DeepEqual(hours, wantHours) {
-		t.Fatalf("Cover = %v, %v", days, hours)
+	wantEdges := []Range{rg("2026-11-19T22:30:15Z", "2026-11-20T00:00:00Z"), rg("2026-11-22T00:00:00Z", "2026-11-22T02:00:01Z")}
+	if !reflect.DeepEqual(days, wantDays) || !reflect.DeepEqual(edges, wantEdges) {
+		t.Fatalf("Split = %v, %v", days, edges)
 	}
-	days, hours = Range{From: ts("2026-11-20T10:00:00Z"), To: ts("2026-11-20T10:00:00Z")}.Cover()
-	if len(days)+len(hours) != 0 {
-		t.Fatalf("empty range covers %v %v", days, hours)
+	days, edges = rg("2026-11-20T10:00:00Z", "2026-11-20T10:00:00Z").Split()
+	if len(days)+len(edges) != 0 {
+		t.Fatalf("empty range splits into %v %v", days, edges)
 	}
-	days, hours = Range{From: ts("2025-11-20T00:00:00Z"), To: ts("2026-11-20T00:00:00Z")}.Cover()
-	if len(days) != 365 || len(hours) != 0 {
-		t.Fatalf("a year: %d days %d hours", len(days), len(hours))
+	days, edges = rg("2026-11-20T10:15:00Z", "2026-11-20T10:20:00Z").Split()
+	if len(days) != 0 || !reflect.DeepEqual(edges, []Range{rg("2026-11-20T10:15:00Z", "2026-11-20T10:20:00Z")}) {
+		t.Fatalf("inside one day: %v %v", days, edges)
+	}
+	days, edges = rg("2026-11-20T00:00:00Z", "2026-11-20T10:20:00Z").Split()
+	if len(days) != 0 || !reflect.DeepEqual(edges, []Range{rg("2026-11-20T00:00:00Z", "2026-11-20T10:20:00Z")}) {
+		t.Fatalf("from midnight: %v %v", days, edges)
+	}
+	days, edges = rg("2025-11-20T00:00:00Z", "2026-11-20T00:00:00Z").Split()
+	if len(days) != 365 || len(edges) != 0 {
+		t.Fatalf("a year: %d days %d edges", len(days), len(edges))
+	}
+	days, edges = rg("2026-11-19T12:00:00Z", "2026-11-20T12:00:00Z").Split()
+	if len(days) != 0 || len(edges) != 2 {
+		t.Fatalf("a day across midnight: %v %v", days, edges)
 	}
 }
 

@@ -68,14 +68,42 @@ type Series struct {
 	Starts  []time.Time
 }
 
+// Span asks for the exact number of a subject's events in [Range.From,
+// Range.To), to the second and finer.
+type Span struct {
+	Kind    contacts.Kind
+	Subject contacts.Subject
+	Range   contacts.Range
+}
+
+// Query is everything one request reads from the counters.
+type Query struct {
+	Series []Series
+	Spans  []Span
+	// Known asks which of these subjects are marked known (MarkKnown).
+	Known []contacts.Subject
+}
+
+// Answer answers a Query, in its order: the count of each bucket of each
+// series, the total of each span, and whether each subject is known.
+type Answer struct {
+	Series [][]int64
+	Spans  []int64
+	Known  []bool
+}
+
 // Counters is the read model of contact counts (Redis).
 type Counters interface {
 	// Add counts events not counted before, in one round trip; an id seen
 	// before is a duplicate. Each event must carry its SellerID.
 	Add(ctx context.Context, events []contacts.Event) (contacts.Result, error)
-	// Read returns, for each series, the count of each bucket, in one round
-	// trip whatever the number of series and buckets.
-	Read(ctx context.Context, series []Series) ([][]int64, error)
+	// Read answers a query in one round trip whatever the number of
+	// series, buckets, spans and subjects.
+	Read(ctx context.Context, q Query) (Answer, error)
+	// MarkKnown records that the database knows these subjects (items and
+	// users are deleted only by a sandbox reset, which resets the counters
+	// too), so that a read need not ask the database again.
+	MarkKnown(ctx context.Context, subjects []contacts.Subject) error
 	// Event returns a counted event (without SellerID) or ErrNotFound.
 	Event(ctx context.Context, id string) (contacts.Event, error)
 	// Reset deletes every key of these counters and nothing else.

@@ -1,9 +1,13 @@
 package contactsapi_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/uptrace/bun"
 
 	"github.com/feria/feria/core/contacts"
 	"github.com/feria/feria/test/apptest"
@@ -11,13 +15,17 @@ import (
 )
 
 // A whole request is one Redis round trip whatever its window: the service
-// never loops over buckets, days or ids.
+// never loops over buckets, days or ids. Once an item or user has been
+// found in the database (the first read marks it known in Redis), its reads
+// are Redis only: no database query.
 func TestOneRedisRoundTripPerRequest(t *testing.T) {
 	for _, be := range apptest.Both {
 		t.Run(be.Name, func(t *testing.T) {
 			a := world(t, be)
 			rc := &testenv.RoundTrips{}
 			a.Deps.Redis.AddHook(rc)
+			queries := &queryCount{}
+			a.Deps.DB.AddQueryHook(queries)
 			ids := make([]string, contacts.MaxIDs)
 			for i := range ids {
 				ids[i] = []string{"MLA1", "MLA2", "MLA3"}[i%3]
@@ -29,13 +37,25 @@ func TestOneRedisRoundTripPerRequest(t *testing.T) {
 				"/items/MLA1/contacts/phone_views?date_from=2025-11-20T12:30:00Z&date_to=2026-11-21T12:30:00Z",
 				"/users/7/contacts/questions?date_from=2025-11-20T12:30:00Z&date_to=2026-11-21T12:30:00Z",
 			} {
-				rc.Single.Store(0)
-				rc.Pipelines.Store(0)
+				// The first read asks the database and marks the subjects
+				// known (a second Redis round trip, once).
+				queries.n.Store(0)
+				if r := a.Do("GET", path, nil); r.Status != 200 {
+					t.Fatalf("%s: %d %s", path, r.Status, r.Body)
+				}
+				if strings.HasPrefix(path, "/items/contacts/") && queries.n.Load() == 0 { // the first path: nothing marked yet
+					t.Errorf("%s: the first read of unmarked items asked no database", path)
+				}
+				rc.Reset()
+				queries.n.Store(0)
 				if r := a.Do("GET", path, nil); r.Status != 200 {
 					t.Fatalf("%s: %d %s", path, r.Status, r.Body)
 				}
 				if rc.Single.Load() != 0 || rc.Pipelines.Load() != 1 {
 					t.Errorf("%s: %d single commands and %d pipelines, want one pipeline", path, rc.Single.Load(), rc.Pipelines.Load())
+				}
+				if n := queries.n.Load(); n != 0 {
+					t.Errorf("%s: %d database queries, want none", path, n)
 				}
 			}
 			events := make([]map[string]string, 1000)
@@ -51,3 +71,13 @@ func TestOneRedisRoundTripPerRequest(t *testing.T) {
 		})
 	}
 }
+
+// queryCount is a bun hook counting the queries sent to the database.
+type queryCount struct{ n atomic.Int64 }
+
+func (q *queryCount) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	q.n.Add(1)
+	return ctx
+}
+
+func (*queryCount) AfterQuery(context.Context, *bun.QueryEvent) {}

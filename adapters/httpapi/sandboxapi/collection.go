@@ -24,7 +24,8 @@ type Collection struct {
 	Put func(ctx context.Context, id string, body []byte) (any, error)
 	// Get returns the stored resource or a kernel.NotExist error.
 	Get func(ctx context.Context, id string) (any, error)
-	// Batch, when set, serves POST /sandbox/<Path> (contact events).
+	// Batch, when set, serves POST /sandbox/<Path> (contact events),
+	// outside any transaction: it opens its own if it needs one.
 	Batch func(ctx context.Context, body []byte) (any, error)
 }
 

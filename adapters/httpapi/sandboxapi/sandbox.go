@@ -74,12 +74,12 @@ func Mount(app *fiber.App, cfg Config) {
 			})
 		}
 		if c.Batch != nil {
+			// A batch runs outside a transaction: the contact events' only
+			// read the database (the items' sellers) and then count in Redis,
+			// idempotently; a transaction would hold a database connection
+			// open across that network call and protect nothing.
 			r.Post("/"+c.Path, func(ctx *fiber.Ctx) error {
-				var v any
-				err := cfg.Tx.RunInTx(ctx.UserContext(), func(tctx context.Context) (err error) {
-					v, err = c.Batch(tctx, ctx.Body())
-					return err
-				})
+				v, err := c.Batch(ctx.UserContext(), ctx.Body())
 				if err != nil {
 					return err
 				}

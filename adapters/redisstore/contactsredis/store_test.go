@@ -3,6 +3,9 @@ package contactsredis_test
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"sort"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,8 +23,47 @@ import (
 
 var seq atomic.Int64
 
-func TestCounters(t *testing.T) {
+// redises names every Redis the counters must work on: a server, the
+// embedded mode's miniredis, and a Redis Cluster of three masters started
+// from this machine's redis-server (never skipped).
+func redises() map[string]func(testing.TB) redis.UniversalClient {
+	out := map[string]func(testing.TB) redis.UniversalClient{
+		"cluster": func(t testing.TB) redis.UniversalClient { return testenv.RedisCluster(t) },
+	}
 	for name, open := range testenv.Redises() {
+		out[name] = func(t testing.TB) redis.UniversalClient { return open(t) }
+	}
+	return out
+}
+
+// keys returns the keys matching pattern, from every master of a cluster.
+func keys(t testing.TB, rdb redis.UniversalClient, pattern string) []string {
+	t.Helper()
+	ctx := context.Background()
+	var out []string
+	var mu sync.Mutex
+	scan := func(ctx context.Context, c *redis.Client) error {
+		ks, err := c.Keys(ctx, pattern).Result()
+		mu.Lock()
+		out = append(out, ks...)
+		mu.Unlock()
+		return err
+	}
+	var err error
+	if c, ok := rdb.(*redis.ClusterClient); ok {
+		err = c.ForEachMaster(ctx, scan)
+	} else {
+		err = scan(ctx, rdb.(*redis.Client))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestCounters(t *testing.T) {
+	for name, open := range redises() {
 		t.Run(name, func(t *testing.T) {
 			rdb := open(t)
 			contactsporttest.TestCounters(t, func(t *testing.T) contactsport.Counters {
@@ -36,7 +78,7 @@ func TestCounters(t *testing.T) {
 // retention TTL.
 func TestResetOnlyOwnKeysAndTTL(t *testing.T) {
 	ctx := context.Background()
-	for name, open := range testenv.Redises() {
+	for name, open := range redises() {
 		t.Run(name, func(t *testing.T) {
 			rdb := open(t)
 			if err := rdb.Set(ctx, "other:key", "1", 0).Err(); err != nil {
@@ -51,11 +93,16 @@ func TestResetOnlyOwnKeysAndTTL(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			keys, _ := rdb.Keys(ctx, "feria:contacts:*").Result()
-			if len(keys) != 5 {
-				t.Fatalf("keys = %v, want 5 (event id, item day/hour, seller day/hour)", keys)
+			got := keys(t, rdb, "feria:contacts:*")
+			want := []string{
+				"feria:contacts:e:x",
+				"feria:contacts:{i:MLA1}:q:d:202611", "feria:contacts:{i:MLA1}:q:h:20261120", "feria:contacts:{i:MLA1}:q:t:20261120",
+				"feria:contacts:{u:3}:q:d:202611", "feria:contacts:{u:3}:q:h:20261120", "feria:contacts:{u:3}:q:t:20261120",
 			}
-			for _, k := range keys {
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("keys = %v, want %v", got, want)
+			}
+			for _, k := range got {
 				ttl, _ := rdb.TTL(ctx, k).Result()
 				if ttl <= 0 || ttl > contacts.Retention {
 					t.Fatalf("TTL of %s = %v, want within the retention %v", k, ttl, contacts.Retention)
@@ -64,11 +111,11 @@ func TestResetOnlyOwnKeysAndTTL(t *testing.T) {
 			if err := s.Reset(ctx); err != nil {
 				t.Fatal(err)
 			}
-			if n, _ := rdb.Exists(ctx, keys...).Result(); n != 0 {
-				t.Fatalf("%d keys left after reset", n)
+			if left := keys(t, rdb, "feria:contacts:*"); len(left) != 0 {
+				t.Fatalf("keys left after reset: %v", left)
 			}
-			if n, _ := rdb.Exists(ctx, "other:key", "feria:contactsX").Result(); n != 2 {
-				t.Fatalf("reset deleted keys outside its prefix")
+			if left := keys(t, rdb, "*"); !reflect.DeepEqual(left, []string{"feria:contactsX", "other:key"}) {
+				t.Fatalf("reset deleted keys outside its prefix: %v left", left)
 			}
 		})
 	}
@@ -84,11 +131,30 @@ func TestRedisDown(t *testing.T) {
 	if kernel.KindOf(err) != kernel.Unavailable {
 		t.Fatalf("Add err = %v, want unavailable", err)
 	}
-	_, err = s.Read(ctx, []contactsport.Series{{Kind: contacts.Question, Subject: contacts.ItemSubject("MLA1"), Unit: contacts.Day, Starts: []time.Time{time.Now()}}})
+	_, err = s.Read(ctx, contactsport.Query{Series: []contactsport.Series{{Kind: contacts.Question, Subject: contacts.ItemSubject("MLA1"), Unit: contacts.Day, Starts: []time.Time{time.Now()}}}})
 	if kernel.KindOf(err) != kernel.Unavailable || kernel.MessageOf(err) != redisstore.ErrUnavailable.Message {
 		t.Fatalf("Read err = %v, want unavailable", err)
 	}
+	if err := s.MarkKnown(ctx, []contacts.Subject{contacts.UserSubject(3)}); kernel.KindOf(err) != kernel.Unavailable {
+		t.Fatalf("MarkKnown err = %v, want unavailable", err)
+	}
 	if err := s.Reset(ctx); kernel.KindOf(err) != kernel.Unavailable {
 		t.Fatalf("Reset err = %v, want unavailable", err)
+	}
+}
+
+// Slot agrees with the cluster's CLUSTER KEYSLOT, with and without hash
+// tags, so that Add groups a batch as the cluster routes it.
+func TestSlot(t *testing.T) {
+	rdb := testenv.RedisCluster(t)
+	for _, k := range []string{"", "a", "feria:contacts:e:x", "feria:contacts:{i:MLA1}:q:d:202611", "{u:7}", "x{}y", "x{}{y}",
+		"{a}{b}", "{", "}{a}", "feria:contacts:e:ev-{weird}", "ünïcode"} {
+		want, err := rdb.ClusterKeySlot(context.Background(), k).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := contactsredis.Slot(k); int64(got) != want {
+			t.Errorf("Slot(%q) = %d, want %d", k, got, want)
+		}
 	}
 }

@@ -53,9 +53,6 @@ func (s *Service) ItemTotal(ctx context.Context, itemID string, q contactsport.T
 	if err != nil {
 		return contacts.Total{}, err
 	}
-	if _, err := s.sellers(ctx, []string{id}); err != nil {
-		return contacts.Total{}, err
-	}
 	return s.total(ctx, contacts.ItemSubject(id), q.Kind, r)
 }
 
@@ -69,28 +66,21 @@ func (s *Service) UserTotal(ctx context.Context, userID string, q contactsport.T
 	if err != nil {
 		return contacts.Total{}, err
 	}
-	if err := s.user(ctx, id); err != nil {
-		return contacts.Total{}, err
-	}
 	return s.total(ctx, contacts.UserSubject(id), q.Kind, r)
 }
 
+// total counts every event in [r.From, r.To) exactly, and asks the
+// counters in the same read whether the subject is known.
 func (s *Service) total(ctx context.Context, sub contacts.Subject, k contacts.Kind, r contacts.Range) (contacts.Total, error) {
-	days, hours := r.Cover()
-	counts, err := s.counters.Read(ctx, []contactsport.Series{
-		{Kind: k, Subject: sub, Unit: contacts.Day, Starts: days},
-		{Kind: k, Subject: sub, Unit: contacts.Hour, Starts: hours},
-	})
+	subs := []contacts.Subject{sub}
+	ans, err := s.counters.Read(ctx, contactsport.Query{Spans: []contactsport.Span{{Kind: k, Subject: sub, Range: r}}, Known: subs})
 	if err != nil {
 		return contacts.Total{}, err
 	}
-	t := contacts.Total{Subject: sub, Kind: k, Range: r}
-	for _, cs := range counts {
-		for _, c := range cs {
-			t.Total += c
-		}
+	if err := s.exist(ctx, subs, ans.Known); err != nil {
+		return contacts.Total{}, err
 	}
-	return t, nil
+	return contacts.Total{Subject: sub, Kind: k, Range: r, Total: ans.Spans[0]}, nil
 }
 
 // ItemWindows answers a time window per item.
@@ -101,9 +91,6 @@ func (s *Service) ItemWindows(ctx context.Context, itemIDs []string, q contactsp
 	}
 	w, err := contacts.ParseWindow(q.Last, q.Unit, q.Ending, q.Order, s.clock.Now())
 	if err != nil {
-		return nil, err
-	}
-	if _, err := s.sellers(ctx, ids); err != nil {
 		return nil, err
 	}
 	subs := make([]contacts.Subject, len(ids))
@@ -123,9 +110,6 @@ func (s *Service) UserWindow(ctx context.Context, userID string, q contactsport.
 	if err != nil {
 		return contacts.Window{}, err
 	}
-	if err := s.user(ctx, id); err != nil {
-		return contacts.Window{}, err
-	}
 	out, err := s.windows(ctx, []contacts.Subject{contacts.UserSubject(id)}, q.Kind, w)
 	if err != nil {
 		return contacts.Window{}, err
@@ -139,15 +123,60 @@ func (s *Service) windows(ctx context.Context, subs []contacts.Subject, k contac
 	for i, sub := range subs {
 		series[i] = contactsport.Series{Kind: k, Subject: sub, Unit: w.Unit, Starts: starts}
 	}
-	counts, err := s.counters.Read(ctx, series)
+	ans, err := s.counters.Read(ctx, contactsport.Query{Series: series, Known: subs})
 	if err != nil {
+		return nil, err
+	}
+	if err := s.exist(ctx, subs, ans.Known); err != nil {
 		return nil, err
 	}
 	out := make([]contacts.Window, len(subs))
 	for i, sub := range subs {
-		out[i] = contacts.NewWindow(sub, k, w, counts[i])
+		out[i] = contacts.NewWindow(sub, k, w, ans.Series[i])
 	}
 	return out, nil
+}
+
+// exist fails with 404 naming the subjects the database does not know.
+// Subjects the counters know (known[i]) were found in the database before,
+// and items and users are deleted only by a sandbox reset, which forgets
+// those marks too: a read of known subjects is Redis only. The others are
+// looked up in the database and, when found, marked known for later reads.
+func (s *Service) exist(ctx context.Context, subs []contacts.Subject, known []bool) error {
+	var items []string
+	var users []int64
+	for i, sub := range subs {
+		if known[i] {
+			continue
+		}
+		if sub.Item != "" {
+			items = append(items, sub.Item)
+		} else {
+			users = append(users, sub.User)
+		}
+	}
+	if len(items) == 0 && len(users) == 0 {
+		return nil
+	}
+	var found []contacts.Subject
+	if len(items) > 0 {
+		if _, err := s.sellers(ctx, items); err != nil {
+			return err
+		}
+		for _, id := range items {
+			found = append(found, contacts.ItemSubject(id))
+		}
+	}
+	for _, id := range users {
+		if err := s.user(ctx, id); err != nil {
+			return err
+		}
+		found = append(found, contacts.UserSubject(id))
+	}
+	// A mark that could not be written costs the next read a database
+	// query, not a wrong answer: the answer stands.
+	_ = s.counters.MarkKnown(ctx, found)
+	return nil
 }
 
 // sellers resolves the seller of every item, or fails naming the unknown

@@ -13,6 +13,11 @@ import (
 	"github.com/feria/feria/ports/contactsport"
 )
 
+type subjectKey struct {
+	kind contacts.Kind
+	sub  contacts.Subject
+}
+
 type bucketKey struct {
 	kind  contacts.Kind
 	sub   contacts.Subject
@@ -25,6 +30,10 @@ type Counters struct {
 	mu      sync.Mutex
 	events  map[string]contacts.Event
 	buckets map[bucketKey]int64
+	// dates holds every counted event's date per kind and subject, for
+	// exact spans.
+	dates map[subjectKey][]time.Time
+	known map[contacts.Subject]bool
 	// Err, when set, is returned by every call (a Redis that is down).
 	Err error
 }
@@ -33,7 +42,16 @@ var _ contactsport.Counters = (*Counters)(nil)
 
 // NewCounters returns empty counters.
 func NewCounters() *Counters {
-	return &Counters{events: map[string]contacts.Event{}, buckets: map[bucketKey]int64{}}
+	c := &Counters{}
+	c.clear()
+	return c
+}
+
+func (c *Counters) clear() {
+	c.events = map[string]contacts.Event{}
+	c.buckets = map[bucketKey]int64{}
+	c.dates = map[subjectKey][]time.Time{}
+	c.known = map[contacts.Subject]bool{}
 }
 
 // Add counts new events.
@@ -51,6 +69,7 @@ func (c *Counters) Add(_ context.Context, events []contacts.Event) (contacts.Res
 		}
 		c.events[e.ID] = contacts.Event{ID: e.ID, ItemID: e.ItemID, Kind: e.Kind, Date: e.Date.UTC()}
 		for _, sub := range []contacts.Subject{contacts.ItemSubject(e.ItemID), contacts.UserSubject(e.SellerID)} {
+			c.dates[subjectKey{e.Kind, sub}] = append(c.dates[subjectKey{e.Kind, sub}], e.Date.UTC())
 			for _, u := range []contacts.Unit{contacts.Hour, contacts.Day} {
 				c.buckets[bucketKey{e.Kind, sub, u, u.Floor(e.Date)}]++
 			}
@@ -61,21 +80,44 @@ func (c *Counters) Add(_ context.Context, events []contacts.Event) (contacts.Res
 	return r, nil
 }
 
-// Read returns bucket counts.
-func (c *Counters) Read(_ context.Context, series []contactsport.Series) ([][]int64, error) {
+// Read returns bucket counts, exact span totals and known subjects.
+func (c *Counters) Read(_ context.Context, q contactsport.Query) (contactsport.Answer, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.Err != nil {
-		return nil, c.Err
+		return contactsport.Answer{}, c.Err
 	}
-	out := make([][]int64, len(series))
-	for i, s := range series {
-		out[i] = make([]int64, len(s.Starts))
+	out := contactsport.Answer{Series: make([][]int64, len(q.Series)), Spans: make([]int64, len(q.Spans)), Known: make([]bool, len(q.Known))}
+	for i, s := range q.Series {
+		out.Series[i] = make([]int64, len(s.Starts))
 		for j, t := range s.Starts {
-			out[i][j] = c.buckets[bucketKey{s.Kind, s.Subject, s.Unit, t.UTC()}]
+			out.Series[i][j] = c.buckets[bucketKey{s.Kind, s.Subject, s.Unit, t.UTC()}]
 		}
 	}
+	for i, s := range q.Spans {
+		for _, d := range c.dates[subjectKey{s.Kind, s.Subject}] {
+			if !d.Before(s.Range.From) && d.Before(s.Range.To) {
+				out.Spans[i]++
+			}
+		}
+	}
+	for i, s := range q.Known {
+		out.Known[i] = c.known[s]
+	}
 	return out, nil
+}
+
+// MarkKnown records known subjects.
+func (c *Counters) MarkKnown(_ context.Context, subs []contacts.Subject) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.Err != nil {
+		return c.Err
+	}
+	for _, s := range subs {
+		c.known[s] = true
+	}
+	return nil
 }
 
 // Event returns a counted event.
@@ -96,8 +138,7 @@ func (c *Counters) Event(_ context.Context, id string) (contacts.Event, error) {
 func (c *Counters) Reset(context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.events = map[string]contacts.Event{}
-	c.buckets = map[bucketKey]int64{}
+	c.clear()
 	return c.Err
 }
 

@@ -26,11 +26,11 @@ func ev(id, item string, seller int64, k contacts.Kind, date string) contacts.Ev
 
 func read(t *testing.T, c contactsport.Counters, s ...contactsport.Series) [][]int64 {
 	t.Helper()
-	got, err := c.Read(context.Background(), s)
+	got, err := c.Read(context.Background(), contactsport.Query{Series: s})
 	if err != nil {
 		t.Fatalf("Read: %v", err)
 	}
-	return got
+	return got.Series
 }
 
 func hours(from string, n int) []time.Time {
@@ -192,6 +192,79 @@ func TestCounters(t *testing.T, newCounters func(t *testing.T) contactsport.Coun
 		}
 		if r, err := c.Add(ctx, []contacts.Event{e}); err != nil || r.Accepted != 1 {
 			t.Fatalf("re-add after reset = %+v, %v", r, err)
+		}
+	})
+
+	t.Run("a span counts every event in [from, to), to the second", func(t *testing.T) {
+		c := newCounters(t)
+		// Around both bounds (from-1s, from, to-1s, to), inside the hours
+		// of the bounds, on whole days between, and across midnights.
+		var batch []contacts.Event
+		for i, d := range []string{
+			"2026-11-18T10:15:29Z", "2026-11-18T10:15:30Z", "2026-11-18T10:15:31Z", "2026-11-18T10:59:59Z", "2026-11-18T23:59:59Z",
+			"2026-11-19T00:00:00Z", "2026-11-19T12:00:00Z",
+			"2026-11-20T00:00:00Z", "2026-11-20T10:20:00Z", "2026-11-20T10:20:41Z", "2026-11-20T10:20:42Z", "2026-11-20T23:00:00Z",
+		} {
+			batch = append(batch, ev(fmt.Sprint("s", i), "MLA1", 7, contacts.PhoneView, d))
+		}
+		batch = append(batch, contacts.Event{ID: "frac", ItemID: "MLA1", SellerID: 7, Kind: contacts.PhoneView,
+			Date: at("2026-11-20T10:20:41Z").Add(999 * time.Millisecond)})
+		if _, err := c.Add(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+		span := func(sub contacts.Subject, from, to string) contactsport.Span {
+			return contactsport.Span{Kind: contacts.PhoneView, Subject: sub, Range: contacts.Range{From: at(from), To: at(to)}}
+		}
+		q := contactsport.Query{Spans: []contactsport.Span{
+			span(item, "2026-11-18T10:15:30Z", "2026-11-20T10:20:42Z"), // from, from+1s, ..., to-1s, to-1s+999ms; not from-1s nor to
+			span(user, "2026-11-18T10:15:30Z", "2026-11-20T10:20:42Z"),
+			span(item, "2026-11-18T10:15:31Z", "2026-11-20T10:20:41Z"), // from+1s .. to-1s excluded
+			span(item, "2026-11-20T10:15:00Z", "2026-11-20T10:21:00Z"), // inside one hour
+			span(item, "2026-11-18T00:00:00Z", "2026-11-21T00:00:00Z"), // whole days
+			span(item, "2026-11-18T23:59:59Z", "2026-11-19T00:00:01Z"), // across a midnight
+			span(item, "2026-11-20T10:20:41Z", "2026-11-20T10:20:41Z"), // empty
+			span(contacts.ItemSubject("MLA2"), "2026-11-18T00:00:00Z", "2026-11-21T00:00:00Z"),
+			{Kind: contacts.Question, Subject: item, Range: contacts.Range{From: at("2026-11-18T00:00:00Z"), To: at("2026-11-21T00:00:00Z")}},
+		}}
+		got, err := c.Read(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []int64{10, 10, 7, 4, 13, 2, 0, 0, 0}
+		if !reflect.DeepEqual(got.Spans, want) {
+			t.Fatalf("spans = %v, want %v", got.Spans, want)
+		}
+	})
+
+	t.Run("spans, series and known subjects in one read", func(t *testing.T) {
+		c := newCounters(t)
+		if _, err := c.Add(ctx, []contacts.Event{ev("k", "MLA1", 7, contacts.MsgApp, "2026-11-20T10:20:00Z")}); err != nil {
+			t.Fatal(err)
+		}
+		q := contactsport.Query{
+			Series: []contactsport.Series{{Kind: contacts.MsgApp, Subject: item, Unit: contacts.Hour, Starts: hours("2026-11-20T10:00:00Z", 1)}},
+			Spans:  []contactsport.Span{{Kind: contacts.MsgApp, Subject: user, Range: contacts.Range{From: at("2026-11-20T10:20:00Z"), To: at("2026-11-20T10:20:01Z")}}},
+			Known:  []contacts.Subject{item, user, contacts.ItemSubject("MLA2")},
+		}
+		got, err := c.Read(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := contactsport.Answer{Series: [][]int64{{1}}, Spans: []int64{1}, Known: []bool{false, false, false}}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("Read = %+v, want %+v", got, want)
+		}
+		if err := c.MarkKnown(ctx, []contacts.Subject{item, user}); err != nil {
+			t.Fatal(err)
+		}
+		if got, err = c.Read(ctx, q); err != nil || !reflect.DeepEqual(got.Known, []bool{true, true, false}) {
+			t.Fatalf("known after MarkKnown = %v, %v", got.Known, err)
+		}
+		if err := c.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got, err = c.Read(ctx, q); err != nil || !reflect.DeepEqual(got.Known, []bool{false, false, false}) {
+			t.Fatalf("known after Reset = %v, %v", got.Known, err)
 		}
 	})
 
