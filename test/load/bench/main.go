@@ -65,7 +65,7 @@ func main() {
 	flag.IntVar(&o.rounds, "rounds", 0, "interleaved rounds (default 3, quick 2)")
 	flag.DurationVar(&o.duration, "duration", 0, "each path's and each anchor's share of a round (default 4s, quick 1s)")
 	flag.IntVar(&o.conc, "concurrency", 8, "closed-loop clients")
-	flag.IntVar(&o.products, "products", 0, "vehicle products of the family count (default 100000, quick 10000)")
+	flag.IntVar(&o.products, "products", 0, "vehicle products of the family count (default 100000, quick 5000)")
 	flag.StringVar(&o.md, "md", "", "also write the results as markdown to this file")
 	flag.StringVar(&o.bin, "bin", "", "the feria binary (built into a temporary directory when empty)")
 	flag.BoolVar(&o.embedded, "embedded", true, "also measure the embedded mode's memory under the same load")
@@ -79,7 +79,7 @@ func main() {
 	o.half = o.duration
 	o.warm = pick(o.quick, 200*time.Millisecond, time.Second)
 	if o.products == 0 {
-		o.products = pick(o.quick, 10_000, 100_000)
+		o.products = pick(o.quick, 5_000, 100_000)
 	}
 	o.days = pick(o.quick, 60, 366)
 	if err := run(o); err != nil {
@@ -185,7 +185,7 @@ func run(o options) error {
 	}
 	defer removeBucket(s3, bucket)
 
-	w := world{products: o.products, days: o.days, packs: pick(o.quick, 2000, 12000)}
+	w := world{products: o.products, days: o.days, packs: pick(o.quick, 1200, 8000), copies: pick(o.quick, 20, 100), listings: pick(o.quick, 300, 3000)}
 	dataDir, err := os.MkdirTemp("", "feria-bench-data")
 	if err != nil {
 		return err
@@ -221,7 +221,6 @@ func run(o options) error {
 	if _, err := db.ExecContext(ctx, "VACUUM ANALYZE"); err != nil {
 		return err
 	}
-	r.relSizes = relationSizes(ctx, db, w)
 	a, err := startAnchors(ctx, db, rdb, s3, bucket, p.pdf)
 	if err != nil {
 		return err
@@ -236,11 +235,11 @@ func run(o options) error {
 		return err
 	}
 	r.peak = watch.end()
-	serve.stop()
-
-	if r.worker, err = measureWorker(ctx, o.bin, env, db, redisURL); err != nil {
+	if r.worker, err = measureWorker(ctx, o.bin, env, db, redisURL, p, w.copies); err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
+	r.relSizes = relationSizes(ctx, db)
+	serve.stop()
 	if o.embedded {
 		r.embIdle, r.embPeak, r.embErr = measureEmbedded(o, r, w)
 	}

@@ -19,7 +19,7 @@ type relSize struct {
 }
 
 // relationSizes measures the tables whose growth sizes a deployment.
-func relationSizes(ctx context.Context, db *bun.DB, w world) []relSize {
+func relationSizes(ctx context.Context, db *bun.DB) []relSize {
 	var out []relSize
 	for _, t := range []string{"products", "product_attributes", "items", "compatibilities", "orders", "fiscal_documents", "outbox"} {
 		var s relSize
@@ -91,8 +91,10 @@ func (r *report) print(w io.Writer) {
 		}
 	}
 	wk := r.worker
-	fmt.Fprintf(w, "feria worker: %d jobs (%v) from %d outbox messages in %s = %.0f jobs/s; RSS peak %s, idle after %s\n",
-		wk.jobs, wk.byQueue, wk.messages, wk.took.Round(time.Millisecond), wk.perSec(), mb(wk.peak), mb(wk.idle))
+	for _, d := range wk.phases {
+		fmt.Fprintf(w, "feria worker, %s: %d jobs %v in %s = %.0f jobs/s\n", d.what, d.jobs, d.byQueue, d.took.Round(time.Millisecond), d.perSec())
+	}
+	fmt.Fprintf(w, "feria worker RSS: peak %s, idle after %s\n", mb(wk.peak), mb(wk.idle))
 	fmt.Fprintln(w, "PostgreSQL storage (pg_total_relation_size, indexes included):")
 	for _, s := range r.relSizes {
 		per := 0.0
@@ -113,8 +115,8 @@ func (r *report) markdown(w io.Writer) {
 		mode, r.start.Format("2006-01-02 15:04 MST"), r.commit, r.machine, r.loadBefore, r.loadEnd)
 	fmt.Fprintf(w, "Load: %d interleaved rounds, each path then its anchor for %s each, %d closed-loop keep-alive clients; "+
 		"p50/p99 over every round; then each path for %s at half its saturated rate from an open-loop client (latency from the instant each request was due). "+
-		"World: %d vehicle products and %d family heads, an item with 200 compatibilities, %d days of contact events for %d items, %d packs.\n\n",
-		r.o.rounds, r.o.duration, r.o.conc, r.o.half, r.o.products, r.o.products/perParent, r.o.days, contactItems, pick(r.o.quick, 2000, 12000))
+		"World: %d vehicle products and %d family heads, the read item and %d more with 200 compatibilities each, %d days of contact events for %d items, %d packs, %d listings more.\n\n",
+		r.o.rounds, r.o.duration, r.o.conc, r.o.half, r.o.products, r.o.products/perParent, compatItems, r.o.days, contactItems, pick(r.o.quick, 1200, 8000), pick(r.o.quick, 300, 3000))
 	fmt.Fprintln(w, "| path | feria | the same stack doing the minimum | ratio | goal | p50 | p99 | p99 at half load (goal ≤ 20 ms) | rounds' spread |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 	for _, rw := range r.rows {
@@ -137,14 +139,21 @@ func (r *report) markdown(w io.Writer) {
 	wk := r.worker
 	fmt.Fprintf(w, "| `feria worker`, peak while draining | %s | | |\n", mb(wk.peak))
 	fmt.Fprintf(w, "| `feria worker`, idle after | %s | | |\n\n", mb(wk.idle))
-	queues := make([]string, 0, len(wk.byQueue))
-	for q, n := range wk.byQueue {
-		queues = append(queues, fmt.Sprintf("%s %d", q, n))
+	fmt.Fprintf(w, "Worker: one `feria worker` (concurrency %s), started once the load ended (the API still up, idle):\n\n", wk.concurrency)
+	fmt.Fprintln(w, "| jobs | waiting or asked for | jobs run (by queue) | time | jobs/s |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	for _, d := range wk.phases {
+		queues := make([]string, 0, len(d.byQueue))
+		for q, n := range d.byQueue {
+			queues = append(queues, fmt.Sprintf("%s %d", q, n))
+		}
+		sort.Strings(queues)
+		fmt.Fprintf(w, "| %s | %d | %d (%s) | %s | **%.0f** |\n", d.what, d.messages, d.jobs, strings.Join(queues, ", "), d.took.Round(time.Millisecond), d.perSec())
 	}
-	sort.Strings(queues)
-	fmt.Fprintf(w, "Worker: one `feria worker` (concurrency %s) started after the API stopped, with %d outbox messages waiting (one per fiscal upload of the run): "+
-		"it relayed them and ran %d jobs (%s) in %s: **%.0f jobs/s**, from its start to the last queue empty.\n\n",
-		wk.concurrency, wk.messages, wk.jobs, strings.Join(queues, ", "), wk.took.Round(time.Millisecond), wk.perSec())
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "The notices: the outbox messages the fiscal uploads of the run wrote, relayed by the worker, each job the buyer's e-mail (logged: no SMTP_URL) and the notification; "+
+		"timed from the worker's start. The copies: each a bulk job copying the 200 compatibilities of the read item onto a fresh item, asked for through the API at once; timed from the first request.")
+	fmt.Fprintln(w)
 	if r.o.embedded && r.embErr == nil {
 		fmt.Fprintln(w, "The embedded mode under the same load (one closed-loop run of each path):")
 		fmt.Fprintln(w)

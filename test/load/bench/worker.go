@@ -13,34 +13,41 @@ import (
 	"github.com/feria/feria/test/load/loadrun"
 )
 
-// workerResult is what one `feria worker` process did with the jobs the
-// uploads left behind.
+// drained is what one worker phase did: the jobs it ran and how long it
+// took from its start (or the first request) to the outbox and every
+// queue empty.
+type drained struct {
+	what     string
+	messages int // outbox messages waiting, or requests sent
+	jobs     int
+	byQueue  map[string]int
+	took     time.Duration
+}
+
+func (d drained) perSec() float64 {
+	if d.took <= 0 {
+		return 0
+	}
+	return float64(d.jobs) / d.took.Seconds()
+}
+
+// workerResult is what one `feria worker` process did.
 type workerResult struct {
-	messages    int // outbox messages waiting when it started
-	jobs        int // jobs it processed (asynq's processed counts)
-	byQueue     map[string]int
-	took        time.Duration
+	phases      []drained
 	idle, peak  float64
 	concurrency string
 }
 
-func (w workerResult) perSec() float64 {
-	if w.took <= 0 {
-		return 0
-	}
-	return float64(w.jobs) / w.took.Seconds()
-}
-
-// measureWorker starts one `feria worker` (default settings) once the API
-// has stopped: it relays the outbox the fiscal uploads wrote (a
-// notification of each upload) and runs the jobs that come of it (the
-// buyer's e-mail, logged: no SMTP_URL) until the outbox and every queue
-// are empty; jobs/s from its start to then, and its RSS.
-func measureWorker(ctx context.Context, bin string, env []string, db *bun.DB, redisURL string) (workerResult, error) {
+// measureWorker starts one `feria worker` (default settings) once the
+// load has ended, the API still up and idle. First it relays the outbox
+// the fiscal uploads wrote and runs the jobs that come of it (each
+// upload's notice: the buyer's e-mail, logged as no SMTP_URL is set, and
+// the notification); then copies of the 200 compatibilities of the read
+// item onto fresh items are asked for through the API (a bulk job each).
+// Jobs/s from the worker's start (from the first copy asked for) to the
+// outbox and every queue empty; the worker's RSS.
+func measureWorker(ctx context.Context, bin string, env []string, db *bun.DB, redisURL string, p *paths, copies int) (workerResult, error) {
 	var res workerResult
-	if err := db.NewRaw("SELECT count(*) FROM outbox WHERE relayed_at IS NULL").Scan(ctx, &res.messages); err != nil {
-		return res, err
-	}
 	ropt, err := asynq.ParseRedisURI(redisURL)
 	if err != nil {
 		return res, err
@@ -65,6 +72,59 @@ func measureWorker(ctx context.Context, bin string, env []string, db *bun.DB, re
 		}
 		return total, by, open, nil
 	}
+	var wk *proc
+	// drain waits until the outbox and every queue are empty, from t0.
+	drain := func(what string, messages int, t0 time.Time, before int, beforeBy map[string]int) (drained, error) {
+		d := drained{what: what, messages: messages}
+		deadline := t0.Add(4 * time.Minute)
+		quiet := 0
+		for {
+			time.Sleep(50 * time.Millisecond)
+			if wk.cmd.ProcessState != nil {
+				b, _ := os.ReadFile(wk.log.Name())
+				return d, fmt.Errorf("feria worker ended: %s", tail(b, 2000))
+			}
+			var pending int
+			if err := db.NewRaw("SELECT count(*) FROM outbox WHERE relayed_at IS NULL").Scan(ctx, &pending); err != nil {
+				return d, err
+			}
+			_, _, open, err := processed()
+			if err != nil {
+				return d, err
+			}
+			if pending == 0 && open == 0 {
+				// Two quiet looks in a row: a job's follow-up goes through
+				// the outbox, which one look may catch in between.
+				if quiet++; quiet == 2 {
+					break
+				}
+				continue
+			}
+			quiet = 0
+			if time.Now().After(deadline) {
+				return d, fmt.Errorf("%s: outbox %d and %d jobs still open after %s", what, pending, open, time.Since(t0))
+			}
+		}
+		d.took = time.Since(t0)
+		after, afterBy, _, err := processed()
+		if err != nil {
+			return d, err
+		}
+		d.jobs = after - before
+		d.byQueue = map[string]int{}
+		for q, n := range afterBy {
+			if k := n - beforeBy[q]; k > 0 {
+				d.byQueue[q] = k
+			}
+		}
+		fmt.Printf("worker, %s: %d jobs %v in %s = %.0f jobs/s\n", what, d.jobs, d.byQueue, d.took.Round(time.Millisecond), d.perSec())
+		return d, nil
+	}
+
+	var messages int
+	if err := db.NewRaw("SELECT count(*) FROM outbox WHERE relayed_at IS NULL").Scan(ctx, &messages); err != nil {
+		return res, err
+	}
 	before, beforeBy, _, err := processed()
 	if err != nil {
 		return res, err
@@ -75,60 +135,38 @@ func measureWorker(ctx context.Context, bin string, env []string, db *bun.DB, re
 			wenv = append(wenv, e)
 		}
 	}
-	res.concurrency = "10 (WORKER_CONCURRENCY's default)"
-	fmt.Printf("worker: %d outbox messages waiting; starting one feria worker\n", res.messages)
+	res.concurrency = "10, WORKER_CONCURRENCY's default"
+	fmt.Printf("worker: %d outbox messages waiting; starting one feria worker\n", messages)
 	t0 := time.Now()
-	wk, err := startFeria(bin, "worker", wenv, "")
-	if err != nil {
+	if wk, err = startFeria(bin, "worker", wenv, ""); err != nil {
 		return res, err
 	}
 	defer wk.stop()
 	watch := watchRSS(wk.cmd.Process.Pid)
-	deadline := t0.Add(4 * time.Minute)
-	quiet := 0
-	for {
-		time.Sleep(50 * time.Millisecond)
-		if wk.cmd.ProcessState != nil {
-			b, _ := os.ReadFile(wk.log.Name())
-			return res, fmt.Errorf("feria worker ended: %s", tail(b, 2000))
-		}
-		var pending int
-		if err := db.NewRaw("SELECT count(*) FROM outbox WHERE relayed_at IS NULL").Scan(ctx, &pending); err != nil {
-			return res, err
-		}
-		_, _, open, err := processed()
-		if err != nil {
-			return res, err
-		}
-		if pending == 0 && open == 0 {
-			// Two quiet looks in a row: a job's follow-up goes through
-			// the outbox, which the first look may have caught between.
-			if quiet++; quiet == 2 {
-				break
-			}
-			continue
-		}
-		quiet = 0
-		if time.Now().After(deadline) {
-			return res, fmt.Errorf("outbox %d and %d jobs still open after %s", pending, open, time.Since(t0))
-		}
-	}
-	res.took = time.Since(t0)
-	res.peak = watch.end()
-	after, afterBy, _, err := processed()
+	defer watch.end()
+	d, err := drain("fiscal upload notices", messages, t0, before, beforeBy)
 	if err != nil {
 		return res, err
 	}
-	res.jobs = after - before
-	res.byQueue = map[string]int{}
-	for q, n := range afterBy {
-		if d := n - beforeBy[q]; d > 0 {
-			res.byQueue[q] = d
+	res.phases = append(res.phases, d)
+
+	if before, beforeBy, _, err = processed(); err != nil {
+		return res, err
+	}
+	t0 = time.Now()
+	for i := range copies {
+		if err := p.copyTo(fmt.Sprint("MLA", copyBase+i)); err != nil {
+			return res, err
 		}
 	}
+	if d, err = drain("compatibility copies (200 each)", copies, t0, before, beforeBy); err != nil {
+		return res, err
+	}
+	res.phases = append(res.phases, d)
+	res.peak = watch.end()
 	time.Sleep(2 * time.Second)
 	res.idle = wk.status("VmRSS")
-	fmt.Printf("worker: %d jobs in %s = %.0f jobs/s, RSS peak %.1f MB, idle after %.1f MB\n", res.jobs, res.took.Round(time.Millisecond), res.perSec(), res.peak, res.idle)
+	fmt.Printf("worker: RSS peak %.1f MB, idle after %.1f MB\n", res.peak, res.idle)
 	return res, nil
 }
 

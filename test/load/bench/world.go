@@ -24,6 +24,7 @@ const (
 	downloadPacks = 20
 	contactItems  = 50
 	compatItems   = 20 // items with 200 compatibilities beside the read one
+	copyBase      = 4000
 	perParent     = 50 // children per family head, as compatdb's benchmark
 	brands        = 10
 	years         = 20
@@ -75,6 +76,8 @@ type world struct {
 	products int // children; one family head more per 50
 	packs    int // orders with packs of their own, for fiscal uploads
 	days     int // days of contact events per item
+	copies   int // items the worker copies the read item's compatibilities onto
+	listings int // plain items more: the bytes an item takes
 }
 
 // seed loads the world through the sandbox and the public API, as a
@@ -139,6 +142,19 @@ func (w world) seed(base string) (map[string]time.Duration, error) {
 	for i := range compatItems {
 		items = append(items, map[string]any{"id": fmt.Sprint("MLA", 3000+i), "site_id": "MLA", "seller_id": 123, "title": "Part " + fmt.Sprint(i),
 			"category_id": "MLA1747", "domain_id": "MLA-CAR_SHOCK_ABSORBERS", "status": "active", "price": 100, "currency_id": "ARS", "available_quantity": 1})
+	}
+	for i := range w.copies {
+		items = append(items, map[string]any{"id": fmt.Sprint("MLA", copyBase+i), "site_id": "MLA", "seller_id": 123, "title": "Copy " + fmt.Sprint(i),
+			"category_id": "MLA1747", "domain_id": "MLA-CAR_SHOCK_ABSORBERS", "status": "active", "price": 100, "currency_id": "ARS", "available_quantity": 1})
+	}
+	// Listings as a seller lists them, for the bytes an item takes.
+	for i := range w.listings {
+		items = append(items, map[string]any{"id": fmt.Sprint("MLA", 10_000+i), "site_id": "MLA", "seller_id": 123, "title": fmt.Sprintf("Amortiguador trasero modelo %d", i),
+			"category_id": "MLA1747", "domain_id": "MLA-CAR_SHOCK_ABSORBERS", "status": "active", "price": 15000 + i, "currency_id": "ARS", "available_quantity": 10,
+			"listing_type_id": "gold_special", "condition": "new", "tags": []any{"good_quality_thumbnail"},
+			"attributes": []any{map[string]any{"id": "BRAND", "name": "Marca", "value_id": "1", "value_name": "Acme"},
+				map[string]any{"id": "PART_NUMBER", "name": "Número de pieza", "value_id": nil, "value_name": fmt.Sprint("AC-", i)}},
+			"shipping": map[string]any{"mode": "me2", "local_pick_up": false, "free_shipping": i%2 == 0, "logistic_type": "drop_off", "dimensions": "10x20x30,500"}})
 	}
 	for i := range contactItems {
 		items = append(items, map[string]any{"id": fmt.Sprint("MLA", 2000+i), "site_id": "MLA", "seller_id": 123, "title": "Item " + fmt.Sprint(i),
@@ -332,5 +348,13 @@ func (p *paths) download() error {
 	if err == nil && len(b) != len(p.pdf) {
 		err = fmt.Errorf("download: %d bytes, want %d", len(b), len(p.pdf))
 	}
+	return err
+}
+
+// copyTo asks for a copy of the read item's compatibilities onto item: a
+// bulk job.
+func (p *paths) copyTo(item string) error {
+	_, err := do("POST", p.base+"/items/"+item+"/compatibilities", []byte(`{"item_to_copy":{"item_id":"`+compatItem+`"}}`), 200,
+		"Content-Type", "application/json", "Authorization", "Bearer "+sellerToken)
 	return err
 }
