@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -14,10 +15,12 @@ import (
 
 	"github.com/feria/feria/adapters/httpapi"
 	"github.com/feria/feria/adapters/httpapi/controlapi"
+	"github.com/feria/feria/adapters/httpapi/docsapi"
 	"github.com/feria/feria/adapters/httpapi/sandboxapi"
 	"github.com/feria/feria/adapters/jobqueue"
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/docs"
 	"github.com/feria/feria/ports/sandboxport"
 )
 
@@ -25,6 +28,10 @@ import (
 // reading it whole. Fiscal uploads (two files of at most 1 MB plus the
 // multipart framing) are the largest legitimate bodies.
 const MaxBodySize = 4 << 20
+
+// contract is docs/openapi.yaml as served (YAML, JSON and the reference
+// page), built once per process: the document is fixed at build time.
+var contract = sync.OnceValues(func() (*docsapi.Docs, error) { return docsapi.New(docs.OpenAPI) })
 
 // NewHTTP builds the fiber app with every module's routes, in the order of
 // the module map.
@@ -66,6 +73,13 @@ func NewHTTP(d *Deps) *fiber.App {
 	app.Get("/health/live", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	app.Get("/health/ready", ready(d))
 	app.Get("/metrics", adaptor.HTTPHandler(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{})))
+	apiDocs, err := contract()
+	if err != nil {
+		// The embedded document is checked by the tests; a binary whose
+		// document does not parse is a build defect, not a request's.
+		panic(err)
+	}
+	apiDocs.Routes(app)
 
 	if d.Config.SandboxKey != "" {
 		mountSandbox(app, d)

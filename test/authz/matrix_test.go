@@ -44,6 +44,9 @@ var rows = []row{
 	{route: "GET /health/live", path: "/health/live"},
 	{route: "GET /health/ready", path: "/health/ready"},
 	{route: "GET /metrics", path: "/metrics"},
+	{route: "GET /openapi.yaml", path: "/openapi.yaml"},
+	{route: "GET /openapi.json", path: "/openapi.json"},
+	{route: "GET /docs", path: "/docs"},
 	{route: "POST /oauth/token", access: own, path: "/oauth/token"},
 	// The sandbox's stand-in for the marketplace's login: the application's
 	// client_id and redirect_uri, then the user's choice.
