@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -51,6 +52,8 @@ type Config = app.Config
 type App struct {
 	*app.Instance
 	t testing.TB
+	// checked counts the exchanges checked against docs/openapi.yaml.
+	checked atomic.Int64
 }
 
 // New wires feria on the backend's test services.
@@ -98,7 +101,9 @@ func NewConfigured(t testing.TB, be Backend, configure func(*Config)) *App {
 		t.Fatalf("apptest: %v", err)
 	}
 	t.Cleanup(in.Close)
-	return &App{Instance: in, t: t}
+	a := &App{Instance: in, t: t}
+	t.Cleanup(a.report)
+	return a
 }
 
 // NewOnRedis wires feria on SQLite and files of the test's own and on rdb,
@@ -122,7 +127,9 @@ func NewOnRedis(t testing.TB, rdb *redis.Client) *App {
 		t.Fatalf("apptest: %v", err)
 	}
 	t.Cleanup(in.Close)
-	return &App{Instance: in, t: t}
+	a := &App{Instance: in, t: t}
+	t.Cleanup(a.report)
+	return a
 }
 
 // Twin is another instance of the service on the same database, Redis
@@ -142,7 +149,9 @@ func (a *App) Twin() *App {
 	if err := in.Deps.Clock.Reload(context.Background()); err != nil {
 		a.t.Fatalf("apptest: twin: %v", err)
 	}
-	return &App{Instance: in, t: a.t}
+	twin := &App{Instance: in, t: a.t}
+	a.t.Cleanup(twin.report)
+	return twin
 }
 
 // SetT binds an App built by hand (app.NewInstance) to a test.
@@ -206,10 +215,19 @@ func (a *App) Do(method, path string, body any, headers ...string) Response {
 	return a.Send(req)
 }
 
-// Send sends a prepared request through the fiber app.
+// Send sends a prepared request through the fiber app and checks the
+// exchange against docs/openapi.yaml (contract.go).
 func (a *App) Send(req *http.Request) Response {
 	a.t.Helper()
 	recordSecrets(req)
+	var sent []byte
+	if req.Body != nil {
+		var err error
+		if sent, err = io.ReadAll(req.Body); err != nil {
+			a.t.Fatal(err)
+		}
+		req.Body = io.NopCloser(bytes.NewReader(sent))
+	}
 	res, err := a.HTTP.Test(req, 30_000)
 	if err != nil {
 		a.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
@@ -219,7 +237,9 @@ func (a *App) Send(req *http.Request) Response {
 	if err != nil {
 		a.t.Fatal(err)
 	}
-	return Response{Request: req.Method + " " + req.URL.RequestURI(), Status: res.StatusCode, Header: res.Header, Body: b}
+	r := Response{Request: req.Method + " " + req.URL.RequestURI(), Status: res.StatusCode, Header: res.Header, Body: b}
+	a.checkContract(a.t, req, sent, r)
+	return r
 }
 
 // Sandbox calls the sandbox API with the instance's key.
