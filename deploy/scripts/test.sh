@@ -39,6 +39,15 @@ if [ -n "$unformatted" ]; then
 	echo "gofmt needed: $unformatted"
 	exit 1
 fi
+# The browser test of /docs (test/e2e/docs_browser_test.go) needs Debian's
+# chromium: installed here when missing and we may (root with apt-get); the
+# test fails, naming the package, where it is still missing.
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "apt-get install -y chromium"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null ||
+		{ apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; } ||
+		echo "chromium could not be installed; TestDocsPageInABrowser will fail"
+fi
 # The secret scan's directory (deploy/scripts/secret-scan.sh).
 export TEST_SECRETS_DIR="$(mktemp -d "${TMPDIR:-/tmp}/feria-secrets-XXXXXX")"
 # One run, with the race detector: every package's tests are the race
@@ -51,5 +60,6 @@ status=$?
 # (the seeds ran above as tests); `make fuzz` runs them longer.
 bash deploy/scripts/fuzz.sh 1000x || status=1
 bash deploy/scripts/secret-scan.sh "$TEST_SECRETS_DIR" "$log" || status=1
+bash deploy/scripts/lint-openapi.sh || status=1
 rm -rf "$TEST_SECRETS_DIR"
 exit "$status"
