@@ -5,7 +5,7 @@
 # are listed, not fatal).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-REDOCLY_CLI_VERSION="${REDOCLY_CLI_VERSION:-2.12.0}"
+REDOCLY_CLI_VERSION=2.12.0
 if ! command -v npx >/dev/null 2>&1; then
 	echo "lint-openapi: npx (Node.js and npm) is needed to lint docs/openapi.yaml: apt-get install -y nodejs npm"
 	exit 1
