@@ -33,7 +33,10 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/minio/minio-go/v7"
@@ -51,7 +54,7 @@ type options struct {
 	duration, half, warm time.Duration
 	conc                 int
 	products, days       int
-	md, bin              string
+	md, bin, doc         string
 	embedded             bool
 }
 
@@ -67,6 +70,7 @@ func main() {
 	flag.IntVar(&o.conc, "concurrency", 8, "closed-loop clients")
 	flag.IntVar(&o.products, "products", 0, "vehicle products of the family count (default 100000, quick 5000)")
 	flag.StringVar(&o.md, "md", "", "also write the results as markdown to this file")
+	flag.StringVar(&o.doc, "doc", "", "also put the markdown between the bench markers of this file (docs/performance.md)")
 	flag.StringVar(&o.bin, "bin", "", "the feria binary (built into a temporary directory when empty)")
 	flag.BoolVar(&o.embedded, "embedded", true, "also measure the embedded mode's memory under the same load")
 	flag.Parse()
@@ -82,8 +86,42 @@ func main() {
 		o.products = pick(o.quick, 5_000, 100_000)
 	}
 	o.days = pick(o.quick, 60, 366)
+	go func() { // Ctrl-C: what the run started is stopped and removed
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		<-sig
+		fmt.Fprintln(os.Stderr, "interrupted: stopping the run's processes, dropping its schema and bucket")
+		interrupted()
+		os.Exit(1)
+	}()
 	if err := run(o); err != nil {
 		log.Fatal(err)
+	}
+}
+
+var (
+	cleanMu  sync.Mutex
+	cleanups []*func()
+)
+
+// cleanup registers f to run on an interrupt and returns what runs it
+// now, once (for a defer).
+func cleanup(f func()) func() {
+	cleanMu.Lock()
+	defer cleanMu.Unlock()
+	var once sync.Once
+	g := func() { once.Do(f) }
+	cleanups = append(cleanups, &g)
+	return g
+}
+
+// interrupted runs every registered cleanup, the latest first.
+func interrupted() {
+	cleanMu.Lock()
+	fs := append([]*func(){}, cleanups...)
+	cleanMu.Unlock()
+	for i := len(fs) - 1; i >= 0; i-- {
+		(*fs[i])()
 	}
 }
 
@@ -145,6 +183,7 @@ type report struct {
 	worker              workerResult
 	embIdle, embPeak    float64
 	embErr              error
+	embWorld            world
 	relSizes            []relSize
 }
 
@@ -165,7 +204,7 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	defer stopRedis()
+	defer cleanup(stopRedis)()
 	ropt, _ := redis.ParseURL(redisURL)
 	ropt.PoolSize = 64
 	rdb := redis.NewClient(ropt)
@@ -174,7 +213,7 @@ func run(o options) error {
 	if err != nil {
 		return fmt.Errorf("PostgreSQL at %s: %w", o.db, err)
 	}
-	defer drop()
+	defer cleanup(drop)()
 	s3, err := minio.New(o.s3, &minio.Options{Creds: credentials.NewStaticV4(o.s3Key, o.s3Secret, "")})
 	if err != nil {
 		return err
@@ -183,9 +222,9 @@ func run(o options) error {
 	if err := s3.MakeBucket(ctx, bucket, minio.MakeBucketOptions{}); err != nil {
 		return fmt.Errorf("MinIO at %s (deploy/scripts/services.sh starts one): %w", o.s3, err)
 	}
-	defer removeBucket(s3, bucket)
+	defer cleanup(func() { removeBucket(s3, bucket) })()
 
-	w := world{products: o.products, days: o.days, packs: pick(o.quick, 1200, 8000), copies: pick(o.quick, 20, 100), listings: pick(o.quick, 300, 3000)}
+	w := world{products: o.products, days: o.days, packs: pick(o.quick, 600, 5000), copies: pick(o.quick, 20, 100), listings: pick(o.quick, 300, 3000), bulk: db}
 	dataDir, err := os.MkdirTemp("", "feria-bench-data")
 	if err != nil {
 		return err
@@ -203,7 +242,7 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	defer serve.stop()
+	defer cleanup(serve.stop)()
 	time.Sleep(2 * time.Second)
 	r.idle = serve.status("VmRSS")
 	fmt.Printf("feria serve (pid %d) on %s: RSS idle %.1f MB\n", serve.cmd.Process.Pid, addr, r.idle)
@@ -241,7 +280,13 @@ func run(o options) error {
 	r.relSizes = relationSizes(ctx, db)
 	serve.stop()
 	if o.embedded {
-		r.embIdle, r.embPeak, r.embErr = measureEmbedded(o, r, w)
+		// SQLite through the sandbox alone: a smaller catalog, the same
+		// request mix.
+		r.embWorld = w
+		r.embWorld.bulk = nil
+		r.embWorld.products = min(w.products, pick(o.quick, 2000, 10_000))
+		r.embWorld.packs = min(w.packs, 2000)
+		r.embIdle, r.embPeak, r.embErr = measureEmbedded(o, r, r.embWorld)
 	}
 	r.loadEnd = loadavg()
 	r.print(os.Stdout)
@@ -253,6 +298,12 @@ func run(o options) error {
 		defer f.Close()
 		r.markdown(f)
 		fmt.Println("markdown written to", o.md)
+	}
+	if o.doc != "" {
+		if err := r.intoDoc(o.doc); err != nil {
+			return err
+		}
+		fmt.Println("table put into", o.doc)
 	}
 	return nil
 }

@@ -141,7 +141,7 @@ func measureWorker(ctx context.Context, bin string, env []string, db *bun.DB, re
 	if wk, err = startFeria(bin, "worker", wenv, ""); err != nil {
 		return res, err
 	}
-	defer wk.stop()
+	defer cleanup(wk.stop)()
 	watch := watchRSS(wk.cmd.Process.Pid)
 	defer watch.end()
 	d, err := drain("fiscal upload notices", messages, t0, before, beforeBy)
@@ -189,7 +189,7 @@ func measureEmbedded(o options, r *report, w world) (idle, peak float64, err err
 	if err != nil {
 		return 0, 0, err
 	}
-	defer all.stop()
+	defer cleanup(all.stop)()
 	time.Sleep(2 * time.Second)
 	idle = all.status("VmRSS")
 	fmt.Printf("embedded: feria all (pid %d), RSS idle %.1f MB; seeding the same world\n", all.cmd.Process.Pid, idle)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/uptrace/bun"
 )
 
 const (
@@ -76,6 +79,10 @@ type world struct {
 	products int // children; one family head more per 50
 	packs    int // orders with packs of their own, for fiscal uploads
 	days     int // days of contact events per item
+	// bulk loads the products after the first apiProducts in one SQL
+	// statement each (PostgreSQL only): the sandbox's one product per
+	// call would take minutes for 100,000.
+	bulk     *bun.DB
 	copies   int // items the worker copies the read item's compatibilities onto
 	listings int // plain items more: the bytes an item takes
 }
@@ -113,7 +120,11 @@ func (w world) seed(base string) (map[string]time.Duration, error) {
 		chunk = chunk[:0]
 		return err
 	}
-	for i := 0; i < w.products; i++ {
+	n := w.products
+	if w.bulk != nil {
+		n = min(n, apiProducts)
+	}
+	for i := 0; i < n; i++ {
 		brand, year := fmt.Sprint(i%brands), fmt.Sprint(2000+(i/brands)%years)
 		attrs := []any{map[string]any{"id": "BRAND", "name": "Marca", "value_id": brand, "value_name": "Brand " + brand},
 			map[string]any{"id": "VEHICLE_YEAR", "name": "Año", "value_id": year, "value_name": year}}
@@ -132,7 +143,24 @@ func (w world) seed(base string) (map[string]time.Duration, error) {
 	if err := flush(); err != nil {
 		return nil, fmt.Errorf("fixtures (products): %w", err)
 	}
+	if n < w.products {
+		if err := bulkProducts(w.bulk, n, w.products); err != nil {
+			return nil, fmt.Errorf("products in bulk: %w", err)
+		}
+	}
 	took["products"] = time.Since(t0)
+	// The products are all there and counted as feria counts them: the
+	// family count of one brand is a tenth of the children.
+	var count struct {
+		Count int `json:"count"`
+	}
+	b, err := do("POST", base+"/catalog_compatibilities/products_search/count_family_products", familyBody, 200, "Content-Type", "application/json")
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, &count); err != nil || count.Count != w.products/brands {
+		return nil, fmt.Errorf("family count of brand 3 is %s, want %d: the products were not all loaded", b, w.products/brands)
+	}
 
 	t0 = time.Now()
 	items := []any{map[string]any{"id": compatItem, "site_id": "MLA", "seller_id": 123, "title": "Amortiguador delantero", "category_id": "MLA1747",
@@ -200,7 +228,7 @@ func (w world) seed(base string) (map[string]time.Duration, error) {
 	t0 = time.Now()
 	start := time.Date(2025, 7, 1, 0, 0, 0, 0, time.UTC)
 	var batch []map[string]string
-	n := 0
+	n = 0
 	for d := 0; d < w.days; d++ {
 		for i := range contactItems {
 			batch = append(batch, map[string]string{"id": fmt.Sprint("seed-", n), "item_id": fmt.Sprint("MLA", 2000+i), "type": "phone_view",
@@ -216,6 +244,41 @@ func (w world) seed(base string) (map[string]time.Duration, error) {
 	}
 	took["contact events"] = time.Since(t0)
 	return took, nil
+}
+
+// apiProducts are loaded through the sandbox; the rest in bulk.
+const apiProducts = 2000
+
+// bulkProducts inserts products [from, to) and their family heads as
+// catalogdb's UpsertProduct stores them (the attributes as JSON, and one
+// row per attribute with its value name in lower case), in two statements
+// per table; the family count checked after it proves feria reads them.
+func bulkProducts(db *bun.DB, from, to int) error {
+	ctx := context.Background()
+	const attrs = `jsonb_build_array(
+		jsonb_build_object('id', 'BRAND', 'name', 'Marca', 'value_id', (i % 10)::text, 'value_name', 'Brand ' || (i % 10)),
+		jsonb_build_object('id', 'VEHICLE_YEAR', 'name', 'Año', 'value_id', (2000 + (i / 10) % 20)::text, 'value_name', (2000 + (i / 10) % 20)::text))`
+	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		for _, q := range []string{
+			// Family heads: parent_id null, the attributes of their first child.
+			fmt.Sprintf(`INSERT INTO products (id, site_id, domain_id, name, parent_id, attributes)
+				SELECT 'MLA' || (5000000 + i / %[3]d), 'MLA', 'MLA-CARS_AND_VANS', 'Family MLA' || (5000000 + i / %[3]d), NULL, %[4]s
+				FROM generate_series(%[1]d, %[2]d - 1) AS i WHERE i %% %[3]d = 0`, from, to, perParent, attrs),
+			fmt.Sprintf(`INSERT INTO products (id, site_id, domain_id, name, parent_id, attributes)
+				SELECT 'MLA' || (1000000 + i), 'MLA', 'MLA-CARS_AND_VANS', 'Car ' || i, 'MLA' || (5000000 + i / %[3]d), %[4]s
+				FROM generate_series(%[1]d, %[2]d - 1) AS i`, from, to, perParent, attrs),
+			fmt.Sprintf(`INSERT INTO product_attributes (product_id, domain_id, attribute_id, value_id, value_name)
+				SELECT p.id, p.domain_id, a->>'id', a->>'value_id', lower(a->>'value_name')
+				FROM products p, jsonb_array_elements(p.attributes) AS a
+				WHERE p.id IN (SELECT 'MLA' || (1000000 + i) FROM generate_series(%[1]d, %[2]d - 1) AS i
+					UNION ALL SELECT 'MLA' || (5000000 + i / %[3]d) FROM generate_series(%[1]d, %[2]d - 1) AS i WHERE i %% %[3]d = 0)`, from, to, perParent),
+		} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // paths are feria's measured requests on one instance.
