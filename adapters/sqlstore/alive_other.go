@@ -5,8 +5,8 @@ package sqlstore
 import (
 	"context"
 
-	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // alive pings: there is no portable non-blocking peek.
-func alive(ctx context.Context, cn *pgdriver.Conn) bool { return cn.Ping(ctx) == nil }
+func alive(ctx context.Context, cn *stdlib.Conn) bool { return cn.Ping(ctx) == nil }

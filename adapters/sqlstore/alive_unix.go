@@ -7,7 +7,7 @@ import (
 	"errors"
 	"syscall"
 
-	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // alive tells whether the server still holds an idle connection, without a
@@ -15,8 +15,8 @@ import (
 // MySQL driver make on pooled connections). An idle connection has nothing
 // to read; a server that closed it left an EOF, often after a FATAL notice.
 // Connections that are not plain sockets (TLS) are pinged instead.
-func alive(ctx context.Context, cn *pgdriver.Conn) bool {
-	sc, ok := cn.Conn().(syscall.Conn)
+func alive(ctx context.Context, cn *stdlib.Conn) bool {
+	sc, ok := cn.Conn().PgConn().Conn().(syscall.Conn)
 	if !ok {
 		return cn.Ping(ctx) == nil
 	}
@@ -26,11 +26,15 @@ func alive(ctx context.Context, cn *pgdriver.Conn) bool {
 	}
 	live := false
 	var buf [1]byte
-	err = raw.Read(func(fd uintptr) bool {
+	// Control, not Read: pgx may leave its background reader parked in a
+	// Read of the socket (pgconn's bgreader, started when a write is slow),
+	// which holds the read lock until the server sends something, and an
+	// idle connection never gets anything: a Read here waited forever. A
+	// non-blocking peek needs no lock.
+	err = raw.Control(func(fd uintptr) {
 		// nil error: EOF (0 bytes) or bytes an idle connection never gets.
 		_, _, err := syscall.Recvfrom(int(fd), buf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
 		live = errors.Is(err, syscall.EAGAIN) || errors.Is(err, syscall.EWOULDBLOCK)
-		return true // never wait for the socket to become readable
 	})
 	return err == nil && live
 }

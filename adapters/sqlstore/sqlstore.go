@@ -14,18 +14,35 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
-	"github.com/uptrace/bun/driver/pgdriver"
 	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
 )
 
-// OpenPostgres connects to PostgreSQL at dsn. Every error of the connection
-// (unavailable.go) is ErrUnavailable, and idle connections the server closed
-// are discarded before reuse.
+// OpenPostgres connects to PostgreSQL at dsn through pgx. Every error of the
+// connection (unavailable.go) is ErrUnavailable, and idle connections the
+// server closed are discarded before reuse.
+//
+// bun writes its arguments into the SQL text, so that each of its queries is
+// a text of its own: those run unprepared (the simple protocol, one round
+// trip, as pgdriver did), since preparing them would prepare a statement per id.
+// The hot reads pass real arguments through Query and QueryRow instead,
+// which pgx prepares once per connection and keeps in its statement cache
+// (issue 17: planning was three quarters of an item read).
 func OpenPostgres(ctx context.Context, dsn string) (*bun.DB, error) {
-	sqldb := sql.OpenDB(connector{pgdriver.NewConnector(pgdriver.WithDSN(dsn))})
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	// ResetSession's socket peek (alive) replaces pgx's ping of a connection
+	// idle for a second: the same check without a round trip.
+	noPing := stdlib.OptionShouldPing(func(context.Context, stdlib.ShouldPingParams) bool { return false })
+	sqldb := sql.OpenDB(connector{stdlib.GetConnector(*cfg, noPing)})
 	sqldb.SetMaxOpenConns(20)
 	sqldb.SetMaxIdleConns(20)
 	db := bun.NewDB(sqldb, pgdialect.New())
@@ -99,9 +116,9 @@ func IsNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 // IsUniqueViolation reports whether err is a unique-constraint violation on
 // either database.
 func IsUniqueViolation(err error) bool {
-	var pgErr pgdriver.Error
+	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
-		return pgErr.Field('C') == "23505"
+		return pgErr.Code == "23505"
 	}
 	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed")
 }
@@ -110,4 +127,77 @@ func IsUniqueViolation(err error) bool {
 func IsPostgres(db bun.IDB) bool {
 	_, ok := db.Dialect().(*pgdialect.Dialect)
 	return ok
+}
+
+// querier is what Query needs of a *sql.DB, *sql.Tx or *sql.Conn.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// prepared holds the arguments of a hot read on db: on PostgreSQL they are
+// led by pgx's statement cache mode, so that the statement is prepared once
+// per connection and planned from its cached plan afterwards.
+func prepared(ctx context.Context, db bun.IDB, args []any) (querier, []any) {
+	var q querier
+	switch d := IDB(ctx, db).(type) {
+	case *bun.DB:
+		q = d.DB
+	case bun.Tx:
+		q = d.Tx
+	case bun.Conn:
+		q = d.Conn
+	default:
+		panic(fmt.Sprintf("sqlstore: no database/sql handle under %T", d))
+	}
+	if IsPostgres(db) {
+		args = append([]any{pgx.QueryExecModeCacheStatement}, args...)
+	}
+	return q, args
+}
+
+// Query runs a hand-written read with real arguments ($1, $2... on both
+// databases), in the transaction ctx carries if any: the hot reads' path,
+// prepared once per connection on PostgreSQL (OpenPostgres). Its errors are
+// the driver's, translated like every other (unavailable.go).
+func Query(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
+	q, args := prepared(ctx, db, args)
+	return q.QueryContext(ctx, query, args...)
+}
+
+// QueryRow is Query for one row.
+func QueryRow(ctx context.Context, db bun.IDB, query string, args ...any) *sql.Row {
+	q, args := prepared(ctx, db, args)
+	return q.QueryRowContext(ctx, query, args...)
+}
+
+// One runs a hot read (Query) and scans its first row into dest with bun's
+// scanner (a model, or a struct of bun-tagged fields): sql.ErrNoRows when
+// there is none.
+func One(ctx context.Context, db bun.IDB, dest any, query string, args ...any) error {
+	rows, err := Query(ctx, db, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return sql.ErrNoRows
+	}
+	if err := db.NewSelect().DB().ScanRow(ctx, rows, dest); err != nil {
+		return err
+	}
+	return rows.Close()
+}
+
+// All runs a hot read (Query) and scans every row into dest, a pointer to
+// a slice, with bun's scanner.
+func All(ctx context.Context, db bun.IDB, dest any, query string, args ...any) error {
+	rows, err := Query(ctx, db, query, args...)
+	if err != nil {
+		return err
+	}
+	return db.NewSelect().DB().ScanRows(ctx, rows, dest)
 }

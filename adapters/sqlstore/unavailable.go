@@ -10,7 +10,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/feria/feria/core/kernel"
 )
@@ -36,9 +37,9 @@ func unavailable(err error) error {
 }
 
 func isConnectionError(err error) bool {
-	var pg pgdriver.Error
+	var pg *pgconn.PgError
 	if errors.As(err, &pg) {
-		code := pg.Field('C')
+		code := pg.Code
 		// Class 08: connection exception; 57P01..57P05: the server is shutting
 		// down, crashed or not yet accepting; 53300: too many connections.
 		return strings.HasPrefix(code, "08") || strings.HasPrefix(code, "57P") || code == "53300"
@@ -46,7 +47,7 @@ func isConnectionError(err error) bool {
 	var netErr net.Error
 	return errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
-		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, sql.ErrConnDone)
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, sql.ErrConnDone) || pgconn.Timeout(err)
 }
 
 // connector opens PostgreSQL connections whose every error passes through
@@ -61,12 +62,12 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 		// timed out, the server starting up or shutting down) is an outage.
 		return nil, ErrUnavailable.Wrap(err)
 	}
-	return &conn{cn: cn.(*pgdriver.Conn)}, nil
+	return &conn{cn: cn.(*stdlib.Conn)}, nil
 }
 
-// conn is a pgdriver connection with its errors translated. It implements
-// the same optional interfaces as pgdriver.Conn, no more.
-type conn struct{ cn *pgdriver.Conn }
+// conn is a pgx connection with its errors translated. It implements the
+// same optional interfaces as stdlib.Conn, no more.
+type conn struct{ cn *stdlib.Conn }
 
 var (
 	_ driver.Conn               = (*conn)(nil)
@@ -75,7 +76,7 @@ var (
 	_ driver.ExecerContext      = (*conn)(nil)
 	_ driver.QueryerContext     = (*conn)(nil)
 	_ driver.Pinger             = (*conn)(nil)
-	_ driver.Validator          = (*conn)(nil)
+	_ driver.NamedValueChecker  = (*conn)(nil)
 	_ driver.SessionResetter    = (*conn)(nil)
 )
 
@@ -120,7 +121,9 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 
 func (c *conn) Ping(ctx context.Context) error { return unavailable(c.cn.Ping(ctx)) }
 
-func (c *conn) IsValid() bool { return c.cn.IsValid() }
+// CheckNamedValue lets every argument through to pgx, as stdlib.Conn does:
+// pgx encodes them, and Query passes its exec mode as one.
+func (c *conn) CheckNamedValue(v *driver.NamedValue) error { return c.cn.CheckNamedValue(v) }
 
 // ResetSession runs before a pooled connection is reused. One the server
 // closed while it sat idle (a restart terminates every backend with

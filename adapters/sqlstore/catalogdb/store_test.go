@@ -21,7 +21,7 @@ func TestStore(t *testing.T) {
 	}
 }
 
-func env(t *testing.T, db *bun.DB) catalogporttest.Env {
+func env(t testing.TB, db *bun.DB) catalogporttest.Env {
 	exec := func(ctx context.Context, q string, args ...any) {
 		t.Helper()
 		if _, err := db.ExecContext(ctx, q, args...); err != nil {
