@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -88,24 +89,44 @@ func TestResetOnlyOwnKeysAndTTL(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := contactsredis.New(rdb, "feria:contacts:")
-			_, err := s.Add(ctx, []contacts.Event{{ID: "x", ItemID: "MLA1", SellerID: 3, Kind: contacts.Question,
-				Date: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)}})
-			if err != nil {
+			// Three events of one day, two in one hour: the first event of
+			// each hour sets the expiries, the others touch none.
+			day := time.Now().UTC().AddDate(0, 0, -2).Truncate(24 * time.Hour)
+			var batch []contacts.Event
+			for i, at := range []time.Duration{10 * time.Hour, 10*time.Hour + 30*time.Minute, 11 * time.Hour} {
+				batch = append(batch, contacts.Event{ID: fmt.Sprint("x", i), ItemID: "MLA1", SellerID: 3, Kind: contacts.Question, Date: day.Add(at)})
+			}
+			if _, err := s.Add(ctx, batch[:1]); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Add(ctx, batch[1:]); err != nil {
 				t.Fatal(err)
 			}
 			got := keys(t, rdb, "feria:contacts:*")
+			d, m := day.Format("20060102"), day.Format("200601")
 			want := []string{
-				"feria:contacts:e:x",
-				"feria:contacts:{i:MLA1}:q:d:202611", "feria:contacts:{i:MLA1}:q:h:20261120", "feria:contacts:{i:MLA1}:q:t:20261120",
-				"feria:contacts:{u:3}:q:d:202611", "feria:contacts:{u:3}:q:h:20261120", "feria:contacts:{u:3}:q:t:20261120",
+				"feria:contacts:e:x0", "feria:contacts:e:x1", "feria:contacts:e:x2",
+				"feria:contacts:{i:MLA1}:q:d:" + m, "feria:contacts:{i:MLA1}:q:h:" + d, "feria:contacts:{i:MLA1}:q:t:" + d,
+				"feria:contacts:{u:3}:q:d:" + m, "feria:contacts:{u:3}:q:h:" + d, "feria:contacts:{u:3}:q:t:" + d,
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("keys = %v, want %v", got, want)
 			}
+			// A record lives the retention; a day's keys the retention after
+			// the day ends, a month's after the month ends.
+			dayEnd := day.AddDate(0, 0, 1).Add(contacts.Retention)
+			monthEnd := time.Date(day.Year(), day.Month()+1, 1, 0, 0, 0, 0, time.UTC).Add(contacts.Retention)
 			for _, k := range got {
-				ttl, _ := rdb.TTL(ctx, k).Result()
-				if ttl <= 0 || ttl > contacts.Retention {
-					t.Fatalf("TTL of %s = %v, want within the retention %v", k, ttl, contacts.Retention)
+				wantTTL := contacts.Retention
+				switch {
+				case strings.Contains(k, ":d:"):
+					wantTTL = time.Until(monthEnd)
+				case strings.Contains(k, ":h:"), strings.Contains(k, ":t:"):
+					wantTTL = time.Until(dayEnd)
+				}
+				ttl, err := rdb.TTL(ctx, k).Result()
+				if err != nil || ttl < wantTTL-2*time.Minute || ttl > wantTTL+2*time.Minute {
+					t.Fatalf("TTL of %s = %v (%v), want %v", k, ttl, err, wantTTL)
 				}
 			}
 			if err := s.Reset(ctx); err != nil {
