@@ -40,6 +40,28 @@ func BenchmarkIngest(b *testing.B) {
 	}
 }
 
+// BenchmarkIngestRecent counts batches of 100 new events as they arrive
+// live: 50 items of 5 sellers, every event within the same hour, so that a
+// batch keeps touching the same buckets. It reports events/s.
+func BenchmarkIngestRecent(b *testing.B) {
+	s := contactsredis.New(testenv.Redis(b), "bench:contacts:")
+	ctx := context.Background()
+	batch := make([]contacts.Event, 100)
+	hour := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := range batch {
+			n := i*len(batch) + j
+			batch[j] = contacts.Event{ID: fmt.Sprint("r", n), ItemID: fmt.Sprint("MLA", 1000+n%50), SellerID: int64(1 + n%5),
+				Kind: contacts.PhoneView, Date: hour.Add(time.Duration(n%3600) * time.Second)}
+		}
+		if _, err := s.Add(ctx, batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "events/s")
+}
+
 // BenchmarkIngestDuplicates re-sends a batch already counted: the cost of a
 // client's retry.
 func BenchmarkIngestDuplicates(b *testing.B) {
