@@ -40,6 +40,14 @@ var client = &http.Client{Transport: &http.Transport{MaxIdleConns: 1024, MaxIdle
 // do sends one request and fails unless the answer has status want; the
 // body is read whole (as a client would).
 func do(method, url string, body []byte, want int, header ...string) ([]byte, error) {
+	return doWith(client, method, url, body, want, header...)
+}
+
+// seedClient loads the world: a fixtures call of a thousand entries may
+// take minutes on a busy machine.
+var seedClient = &http.Client{Transport: client.Transport, Timeout: 10 * time.Minute}
+
+func doWith(c *http.Client, method, url string, body []byte, want int, header ...string) ([]byte, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -51,7 +59,7 @@ func do(method, url string, body []byte, want int, header ...string) ([]byte, er
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	res, err := client.Do(req)
+	res, err := c.Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +79,7 @@ func sandbox(base, method, path string, body any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return do(method, base+"/sandbox"+path, raw, 200, "Content-Type", "application/json", "X-Sandbox-Key", sandboxKey)
+	return doWith(seedClient, method, base+"/sandbox"+path, raw, 200, "Content-Type", "application/json", "X-Sandbox-Key", sandboxKey)
 }
 
 // world is what a run loads into a feria instance, sized by its mode.
@@ -134,7 +142,7 @@ func (w world) seed(base string) (map[string]time.Duration, error) {
 		}
 		chunk = append(chunk, map[string]any{"id": fmt.Sprintf("MLA%d", 1_000_000+i), "site_id": "MLA", "domain_id": "MLA-CARS_AND_VANS",
 			"name": fmt.Sprintf("Car %d", i), "parent_id": parent, "attributes": attrs})
-		if len(chunk) >= 2000 {
+		if len(chunk) >= 1000 {
 			if err := flush(); err != nil {
 				return nil, fmt.Errorf("fixtures (products): %w", err)
 			}
@@ -195,7 +203,7 @@ func (w world) seed(base string) (map[string]time.Duration, error) {
 	for i := 0; i < w.packs; i++ {
 		orders = append(orders, map[string]any{"id": 6_000_000 + i, "site_id": "MLA", "seller_id": 123, "buyer_id": 456, "pack_id": packBase + i,
 			"status": "paid", "items": []any{map[string]any{"item_id": compatItem, "quantity": 1, "unit_price": 15000}}})
-		if len(orders) == 2000 || i == w.packs-1 {
+		if len(orders) == 1000 || i == w.packs-1 {
 			if _, err := sandbox(base, "POST", "/fixtures", map[string]any{"orders": orders}); err != nil {
 				return nil, fmt.Errorf("fixtures (orders): %w", err)
 			}
