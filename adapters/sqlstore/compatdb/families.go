@@ -2,6 +2,7 @@ package compatdb
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -74,23 +75,33 @@ func (s *Store) FamilyProducts(ctx context.Context, sel compat.Selector, limit i
 	return out, nil
 }
 
-// CountFamily counts the child products of a family as the matching
-// products except the domain's parents, all in index-only scans: the
-// covering (domain, attribute, value, product) indexes of
-// product_attributes (a product's attribute rows carry its domain) and
-// products_parents. Joining the matches with products to keep children
-// cost a heap lookup per match instead (16 ms p50 at 10,000 matches;
-// docs/performance.md).
+// CountFamily counts the child products of a family: one index-only scan
+// per selector attribute of the children's partial covering (domain,
+// attribute, value, product) indexes of product_attributes, whose rows
+// carry their product's domain and whether it is a child (migration
+// 20261125000100), merge-joined on the product (each scan has one row per
+// product, so the join has one per match). Joining the matches with
+// products to keep children cost a heap lookup per match (16 ms p50 at
+// 10,000 matches; docs/performance.md); an EXCEPT of the domain's parents
+// or an INTERSECT of the scans, a hashed set of every match.
 func (s *Store) CountFamily(ctx context.Context, sel compat.Selector) (int, error) {
 	if len(sel.Attributes) == 0 {
 		return 0, nil
 	}
-	scans, args := familyScans(sel)
-	// INTERSECT binds tighter than EXCEPT on PostgreSQL; SQLite reads them
-	// left to right: both mean (scans) EXCEPT parents.
-	q := `SELECT count(*) FROM (` + scans + ` EXCEPT SELECT id FROM products WHERE domain_id = ? AND parent_id IS NULL) f`
+	var q strings.Builder
+	var args []any
+	q.WriteString("SELECT count(*) FROM product_attributes a0")
+	for i, a := range sel.Attributes[1:] {
+		alias := fmt.Sprintf("a%d.", i+1)
+		cond, cargs := attrCond(a, alias)
+		fmt.Fprintf(&q, " JOIN product_attributes a%[1]d ON a%[1]d.product_id = a0.product_id AND a%[1]d.domain_id = ? AND a%[1]d.attribute_id = ? AND a%[1]d.child AND %[2]s", i+1, cond)
+		args = append(append(args, sel.DomainID, a.ID), cargs...)
+	}
+	cond, cargs := attrCond(sel.Attributes[0], "a0.")
+	q.WriteString(" WHERE a0.domain_id = ? AND a0.attribute_id = ? AND a0.child AND " + cond)
+	args = append(append(args, sel.DomainID, sel.Attributes[0].ID), cargs...)
 	var n int
-	if err := s.idb(ctx).NewRaw(q, append(args, sel.DomainID)...).Scan(ctx, &n); err != nil {
+	if err := s.idb(ctx).NewRaw(q.String(), args...).Scan(ctx, &n); err != nil {
 		return 0, wrap("count family", err)
 	}
 	return n, nil
