@@ -55,6 +55,7 @@ func TestTwoInstances(t *testing.T) {
 		const n = 5
 		b.Sandbox("PUT", "/rate_limits", fmt.Sprintf(`{"rules": [{"method": "GET", "path": "/items/*", "per_minute": %d}]}`, n)).OK(t, 200)
 		var allowed, limited atomic.Int64
+		start := time.Now()
 		for i := range 4 * n {
 			wg.Add(1)
 			go func() {
@@ -71,8 +72,11 @@ func TestTwoInstances(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		if allowed.Load() != n || limited.Load() != 3*n {
-			t.Errorf("allowed %d, refused %d of %d; want exactly %d allowed", allowed.Load(), limited.Load(), 4*n, n)
+		// Shared by both instances: n at once, and no more than GCRA refills
+		// (one every 60/n s) while a busy machine answers the 4n requests.
+		refill := int64(time.Since(start) / (time.Minute / n))
+		if allowed.Load() < n || allowed.Load() > n+refill || allowed.Load()+limited.Load() != 4*n {
+			t.Errorf("allowed %d, refused %d of %d in %v; want %d allowed, and at most %d refilled", allowed.Load(), limited.Load(), 4*n, time.Since(start), n, refill)
 		}
 
 		// One journal: each instance reads the other's requests.
