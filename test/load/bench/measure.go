@@ -4,13 +4,13 @@ import (
 	"errors"
 	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
+
+	"github.com/feria/feria/test/load/loadrun"
 )
 
-// errExhausted ends a closed-loop run early: the op has nothing left to
-// work on (the fiscal upload's fresh packs); the run counts what it did.
-var errExhausted = errors.New("nothing left to do")
+// errExhausted ends a closed-loop run early (loadrun.ErrExhausted).
+var errExhausted = loadrun.ErrExhausted
 
 // sample is what one run of an op measured.
 type sample struct {
@@ -35,49 +35,13 @@ func pct(sorted []time.Duration, p float64) time.Duration {
 }
 
 // closedLoop runs conc clients calling op back to back for d: the
-// saturated rate. Any error other than errExhausted fails the run.
+// saturated rate (loadrun.ClosedLoop).
 func closedLoop(conc int, d time.Duration, op func() error) (sample, error) {
-	var mu sync.Mutex
-	var all []time.Duration
-	var firstErr error
-	var stop atomic.Bool
-	deadline := time.Now().Add(d)
-	var wg sync.WaitGroup
-	t0 := time.Now()
-	for range conc {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			mine := make([]time.Duration, 0, 4096)
-			for !stop.Load() && time.Now().Before(deadline) {
-				start := time.Now()
-				if err := op(); err != nil {
-					stop.Store(true)
-					if !errors.Is(err, errExhausted) {
-						mu.Lock()
-						if firstErr == nil {
-							firstErr = err
-						}
-						mu.Unlock()
-					}
-					break
-				}
-				mine = append(mine, time.Since(start))
-			}
-			mu.Lock()
-			all = append(all, mine...)
-			mu.Unlock()
-		}()
+	ops, elapsed, lats, err := loadrun.ClosedLoop(conc, d, op)
+	if err != nil {
+		return sample{}, err
 	}
-	wg.Wait()
-	elapsed := time.Since(t0)
-	if firstErr != nil {
-		return sample{}, firstErr
-	}
-	if len(all) == 0 {
-		return sample{}, errors.New("no operation completed")
-	}
-	return sample{ops: len(all), elapsed: elapsed, lats: all}, nil
+	return sample{ops: ops, elapsed: elapsed, lats: lats}, nil
 }
 
 // openLoop sends op at a fixed rate for d whatever the answers' pace (an

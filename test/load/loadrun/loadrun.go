@@ -7,6 +7,7 @@ package loadrun
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,6 +18,7 @@ import (
 	"os/exec"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -178,9 +180,38 @@ func (r Result) String() string {
 
 // Load runs conc clients against path for d; every answer must be 200.
 func (s *Server) Load(name, path string, d time.Duration, conc int) (Result, error) {
+	ops, elapsed, all, err := ClosedLoop(conc, d, func() error {
+		res, err := s.Client.Get(s.Base + path)
+		if err != nil {
+			return err
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			return fmt.Errorf("%s: status %d", name, res.StatusCode)
+		}
+		return nil
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	pct := func(p float64) time.Duration { return all[int(float64(len(all)-1)*p)] }
+	return Result{Name: name, Requests: ops, PerSec: float64(ops) / elapsed.Seconds(), P50: pct(0.50), P99: pct(0.99)}, nil
+}
+
+// ErrExhausted ends a closed-loop run early: the op has nothing left to
+// work on (e.g. fresh packs to upload to); the run counts what it did.
+var ErrExhausted = errors.New("nothing left to do")
+
+// ClosedLoop runs conc clients calling op back to back for d: the
+// saturated rate. It returns how many ops completed, in how long, and each
+// one's latency (unsorted). The first error other than ErrExhausted stops
+// every client and fails the run.
+func ClosedLoop(conc int, d time.Duration, op func() error) (ops int, elapsed time.Duration, lats []time.Duration, err error) {
 	var mu sync.Mutex
-	var all []time.Duration
 	var firstErr error
+	var stop atomic.Bool
 	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
 	t0 := time.Now()
@@ -188,43 +219,36 @@ func (s *Server) Load(name, path string, d time.Duration, conc int) (Result, err
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var mine []time.Duration
-			for time.Now().Before(deadline) {
+			mine := make([]time.Duration, 0, 4096)
+			for !stop.Load() && time.Now().Before(deadline) {
 				start := time.Now()
-				res, err := s.Client.Get(s.Base + path)
-				if err == nil {
-					_, _ = io.Copy(io.Discard, res.Body)
-					res.Body.Close()
-					if res.StatusCode != http.StatusOK {
-						err = fmt.Errorf("%s: status %d", name, res.StatusCode)
+				if err := op(); err != nil {
+					stop.Store(true)
+					if !errors.Is(err, ErrExhausted) {
+						mu.Lock()
+						if firstErr == nil {
+							firstErr = err
+						}
+						mu.Unlock()
 					}
-				}
-				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					return
+					break
 				}
 				mine = append(mine, time.Since(start))
 			}
 			mu.Lock()
-			all = append(all, mine...)
+			lats = append(lats, mine...)
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	elapsed := time.Since(t0)
+	elapsed = time.Since(t0)
 	if firstErr != nil {
-		return Result{}, firstErr
+		return 0, elapsed, nil, firstErr
 	}
-	if len(all) == 0 {
-		return Result{}, fmt.Errorf("%s: no request completed in %s", name, d)
+	if len(lats) == 0 {
+		return 0, elapsed, nil, fmt.Errorf("no operation completed in %s", d)
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	pct := func(p float64) time.Duration { return all[int(float64(len(all)-1)*p)] }
-	return Result{Name: name, Requests: len(all), PerSec: float64(len(all)) / elapsed.Seconds(), P50: pct(0.50), P99: pct(0.99)}, nil
+	return len(lats), elapsed, lats, nil
 }
 
 // StartRedis runs a redis-server of the run's own on a free port of
