@@ -263,18 +263,7 @@ func (d docWorld) scenarios() map[string]func() answer {
 	big := append(append([]byte{}, docPDF...), bytes.Repeat([]byte("x"), 1_000_001-len(docPDF))...)
 	exchange := url.Values{"grant_type": {"authorization_code"}, "client_id": {"789"}, "client_secret": {"s3cret"},
 		"code": {"TG-0-101"}, "redirect_uri": {"https://app.example/cb"}}
-	with := func(k, v string) url.Values {
-		f := url.Values{}
-		for kk, vv := range exchange {
-			f[kk] = vv
-		}
-		if v == "" {
-			f.Del(k)
-		} else {
-			f.Set(k, v)
-		}
-		return f
-	}
+	with := func(k, v string) url.Values { return apptest.With(exchange, k, v) }
 	authorize := "/authorization?client_id=789&redirect_uri=" + url.QueryEscape("https://app.example/cb")
 	docs := "/packs/%d/fiscal_documents"
 	return map[string]func() answer{

@@ -148,18 +148,7 @@ func TestAuthorizationCodeFlow(t *testing.T) {
 
 		ex := url.Values{"grant_type": {"authorization_code"}, "client_id": {"789"}, "client_secret": {"s3cret"},
 			"code": {code}, "redirect_uri": {cb}, "code_verifier": {verifier}}
-		with := func(k, v string) url.Values {
-			c := url.Values{}
-			for kk, vv := range ex {
-				c[kk] = vv
-			}
-			if v == "" {
-				c.Del(k)
-			} else {
-				c.Set(k, v)
-			}
-			return c
-		}
+		with := func(k, v string) url.Values { return apptest.With(ex, k, v) }
 		// Refused exchanges, each exactly; none uses the code up.
 		for _, c := range []struct {
 			name string
