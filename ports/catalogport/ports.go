@@ -110,9 +110,10 @@ type Store interface {
 	// Parcels returns the parcels of the stored items among ids, in any
 	// order, reading only the columns a parcel needs.
 	Parcels(ctx context.Context, ids []string) ([]catalog.Parcel, error)
-	// ItemFacts derives the computed facts of an item from the
-	// compatibility tables and its category.
-	ItemFacts(ctx context.Context, id string) (catalog.Facts, error)
+	// ItemWithFacts returns an item and the computed facts derived from
+	// the compatibility tables and its category, in one read (the item
+	// resource's).
+	ItemWithFacts(ctx context.Context, id string) (catalog.Item, catalog.Facts, error)
 	// SearchItems returns one page of matching item ids (ordered by id) and
 	// the total number of matches.
 	// q.After narrows the page (ids after it), not the total.

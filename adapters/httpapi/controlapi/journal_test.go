@@ -9,6 +9,7 @@ import (
 
 	"github.com/feria/feria/core/control"
 	"github.com/feria/feria/test/apptest"
+	"github.com/feria/feria/test/testenv"
 )
 
 type entry struct {
@@ -170,8 +171,15 @@ func TestJournalSize(t *testing.T) {
 // no fault rule applies, but rate limits do.
 func TestWithoutSandbox(t *testing.T) {
 	a := apptest.NewConfigured(t, apptest.Embedded, func(c *apptest.Config) { c.SandboxKey = "" })
+	// Nobody can change the rules, so none are read: a request no limit
+	// matches costs the controls no round trip at all.
+	rt := &testenv.RoundTrips{}
+	a.Deps.ControlsRedis.AddHook(rt)
 	for range 2 {
 		a.Do("GET", "/items/MLA1", nil).OK(t, 404)
+	}
+	if rt.Single.Load() != 0 || rt.Pipelines.Load() != 0 {
+		t.Errorf("GET /items twice without a sandbox: %d commands and %d pipelines on the controls' Redis, want none", rt.Single.Load(), rt.Pipelines.Load())
 	}
 	n, err := a.Deps.Redis.Exists(t.Context(), "feria:control:journal").Result()
 	if err != nil {

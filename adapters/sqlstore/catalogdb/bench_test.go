@@ -59,10 +59,7 @@ func BenchmarkItemRead(b *testing.B) {
 	})
 	b.Run("ItemRead", func(b *testing.B) {
 		parallel(b, func(id string) error {
-			if _, err := store.Item(ctx, id); err != nil {
-				return err
-			}
-			_, err := store.ItemFacts(ctx, id)
+			_, _, err := store.ItemWithFacts(ctx, id)
 			return err
 		})
 	})

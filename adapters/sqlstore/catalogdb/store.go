@@ -20,8 +20,8 @@ import (
 // Store implements catalogport.Store on bun.
 type Store struct {
 	db bun.IDB
-	// factsSQL is ItemFacts' query in db's dialect, built once.
-	factsSQL string
+	// itemFactsSQL is ItemWithFacts' query in db's dialect, built once.
+	itemFactsSQL string
 }
 
 var _ catalogport.Store = (*Store)(nil)
@@ -29,7 +29,8 @@ var _ catalogport.Store = (*Store)(nil)
 // New returns a store on db.
 func New(db bun.IDB) *Store {
 	s := &Store{db: db}
-	s.factsSQL = `SELECT (SELECT COUNT(*) FROM compatibilities x WHERE x.item_id = i.id) AS compatibilities,
+	s.itemFactsSQL = `SELECT ` + itemColumns + `,
+		(SELECT COUNT(*) FROM compatibilities x WHERE x.item_id = i.id) AS compatibilities,
 		CASE WHEN ` + universalSQL + ` THEN 1 ELSE 0 END AS universal,
 		CASE WHEN ` + s.incomplete() + ` THEN 1 ELSE 0 END AS incomplete,
 		CASE WHEN ` + pendingSQL + ` THEN 1 ELSE 0 END AS pending
@@ -237,9 +238,12 @@ func (s *Store) UpsertItem(ctx context.Context, it catalog.Item) error {
 
 // itemSQL reads one item: a hot read (GET /items/{id} and every use case
 // on an item), prepared once per connection (sqlstore.One).
-const itemSQL = `SELECT id, site_id, seller_id, title, category_id, domain_id, status, price, currency_id,
-	available_quantity, listing_type_id, condition, official_store_id, catalog_product_id, part_number,
-	title_words, attributes, tags, shipping, extra, date_created, last_updated FROM items WHERE id = $1`
+const itemSQL = `SELECT ` + itemColumns + ` FROM items AS i WHERE i.id = $1`
+
+// itemColumns are an item's columns, of items AS i.
+const itemColumns = `i.id, i.site_id, i.seller_id, i.title, i.category_id, i.domain_id, i.status, i.price, i.currency_id,
+	i.available_quantity, i.listing_type_id, i.condition, i.official_store_id, i.catalog_product_id, i.part_number,
+	i.title_words, i.attributes, i.tags, i.shipping, i.extra, i.date_created, i.last_updated`
 
 // Item returns an item or catalogport.ErrNotFound.
 func (s *Store) Item(ctx context.Context, id string) (catalog.Item, error) {
@@ -301,12 +305,15 @@ const (
 		AND NOT EXISTS (SELECT 1 FROM compatibilities x WHERE x.item_id = i.id)
 		AND NOT EXISTS (SELECT 1 FROM item_compat_state e WHERE e.item_id = i.id AND (e.has_exception OR e.universal))`
 	// pending: another active item with the same catalog product or part
-	// number has a vehicle this (not universal) item lacks.
+	// number has a vehicle this (not universal) item lacks. One EXISTS per
+	// key, each an equality the key's partial index answers (an item
+	// without the key finds nothing at once): with the two keys in one OR
+	// the planner scanned every item on each read (issue 17).
 	pendingSQL = `NOT ` + universalSQL + `
-		AND EXISTS (SELECT 1 FROM items o JOIN compatibilities oc ON oc.item_id = o.id
-			WHERE o.id <> i.id AND o.status = 'active'
-			AND ((i.catalog_product_id IS NOT NULL AND o.catalog_product_id = i.catalog_product_id)
-				OR (i.part_number IS NOT NULL AND o.part_number = i.part_number))
+		AND (` + lacksVehicleOf + `o.catalog_product_id = i.catalog_product_id` + lacksVehicleEnd + `
+			OR ` + lacksVehicleOf + `o.part_number = i.part_number` + lacksVehicleEnd + `)`
+	lacksVehicleOf  = `EXISTS (SELECT 1 FROM items o JOIN compatibilities oc ON oc.item_id = o.id WHERE `
+	lacksVehicleEnd = ` AND o.id <> i.id AND o.status = 'active'
 			AND NOT EXISTS (SELECT 1 FROM compatibilities mc WHERE mc.item_id = i.id AND mc.product_id = oc.product_id))`
 )
 
@@ -318,9 +325,11 @@ func (s *Store) incomplete() string {
 	return fmt.Sprintf(incompleteSQL, required)
 }
 
-// ItemFacts derives the item's compatibility count and computed tags.
-func (s *Store) ItemFacts(ctx context.Context, id string) (catalog.Facts, error) {
+// ItemWithFacts reads the item and derives its compatibility count and
+// computed tags in the same statement: GET /items/{id}'s one round trip.
+func (s *Store) ItemWithFacts(ctx context.Context, id string) (catalog.Item, catalog.Facts, error) {
 	var out struct {
+		itemRow
 		Compatibilities int `bun:"compatibilities"`
 		Universal       int `bun:"universal"`
 		Incomplete      int `bun:"incomplete"`
@@ -328,10 +337,10 @@ func (s *Store) ItemFacts(ctx context.Context, id string) (catalog.Facts, error)
 	}
 	// A hot read, prepared once per connection: its six subqueries took
 	// three times longer to plan than to run (issue 17).
-	if err := sqlstore.One(ctx, s.db, &out, s.factsSQL, id); err != nil {
-		return catalog.Facts{}, notFound("item facts", id, err)
+	if err := sqlstore.One(ctx, s.db, &out, s.itemFactsSQL, id); err != nil {
+		return catalog.Item{}, catalog.Facts{}, notFound("item facts", id, err)
 	}
-	return catalog.Facts{Compatibilities: out.Compatibilities, Universal: out.Universal == 1,
+	return out.item(), catalog.Facts{Compatibilities: out.Compatibilities, Universal: out.Universal == 1,
 		Incomplete: out.Incomplete == 1, Pending: out.Pending == 1}, nil
 }
 

@@ -202,9 +202,11 @@ func (s *Store) DisableItem(ctx context.Context, itemID string) (bool, error) {
 	return n == 1, nil
 }
 
-// ItemEnabled reports whether the item has a row.
+// ItemEnabled reports whether the item has a row: a hot read (every GET
+// /items/{id} asks it), prepared once per connection.
 func (s *Store) ItemEnabled(ctx context.Context, itemID string) (bool, error) {
-	ok, err := sqlstore.IDB(ctx, s.db).NewSelect().Model((*itemRow)(nil)).Where("item_id = ?", itemID).Exists(ctx)
+	var ok bool
+	err := sqlstore.QueryRow(ctx, s.db, `SELECT EXISTS (SELECT 1 FROM flex_items WHERE item_id = $1)`, itemID).Scan(&ok)
 	if err != nil {
 		return false, fmt.Errorf("flexdb: item %s: %w", itemID, err)
 	}

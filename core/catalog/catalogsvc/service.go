@@ -357,11 +357,7 @@ func (s *Service) Parcels(ctx context.Context, ids []string) ([]catalog.Parcel, 
 
 // ItemView returns the item resource of the public API.
 func (s *Service) ItemView(ctx context.Context, id string) (catalog.ItemView, error) {
-	it, err := s.Item(ctx, id)
-	if err != nil {
-		return catalog.ItemView{}, err
-	}
-	f, err := s.store.ItemFacts(ctx, id)
+	it, f, err := s.store.ItemWithFacts(ctx, id)
 	if err != nil {
 		return catalog.ItemView{}, missing(err, catalog.ErrItemNotFound)
 	}

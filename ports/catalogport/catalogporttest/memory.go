@@ -140,15 +140,15 @@ func (m *Memory) Parcels(_ context.Context, ids []string) ([]catalog.Parcel, err
 	return out, nil
 }
 
-// ItemFacts derives the facts with the rules of docs/decisions.md.
-func (m *Memory) ItemFacts(_ context.Context, id string) (catalog.Facts, error) {
+// ItemWithFacts derives the facts with the rules of docs/decisions.md.
+func (m *Memory) ItemWithFacts(_ context.Context, id string) (catalog.Item, catalog.Facts, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	it, ok := m.items[id]
 	if !ok {
-		return catalog.Facts{}, fmt.Errorf("item facts %s: %w", id, catalogport.ErrNotFound)
+		return catalog.Item{}, catalog.Facts{}, fmt.Errorf("item facts %s: %w", id, catalogport.ErrNotFound)
 	}
-	return m.facts(it), nil
+	return it, m.facts(it), nil
 }
 
 func (m *Memory) facts(it catalog.Item) catalog.Facts {

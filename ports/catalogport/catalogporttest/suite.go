@@ -189,7 +189,7 @@ func TestStore(t *testing.T, newEnv func(t *testing.T) Env) {
 		if _, err := e.Store.Item(ctx, "MLA9"); !errors.Is(err, catalogport.ErrNotFound) {
 			t.Errorf("missing item: %v", err)
 		}
-		if _, err := e.Store.ItemFacts(ctx, "MLA9"); !errors.Is(err, catalogport.ErrNotFound) {
+		if _, _, err := e.Store.ItemWithFacts(ctx, "MLA9"); !errors.Is(err, catalogport.ErrNotFound) {
 			t.Errorf("facts of a missing item: %v", err)
 		}
 	})
@@ -281,9 +281,10 @@ func TestStore(t *testing.T, newEnv func(t *testing.T) Env) {
 			"MLA1109": {Compatibilities: 1},
 		}
 		for id, w := range want {
-			got, err := e.Store.ItemFacts(ctx, id)
+			it, got, err := e.Store.ItemWithFacts(ctx, id)
 			must(t, err)
 			same(t, "facts of "+id, got, w)
+			same(t, "item with the facts of "+id, it.ID, id)
 		}
 
 		search := func(q catalog.ItemQuery, p paging.Request, wantIDs []string, wantTotal int) {

@@ -3,7 +3,8 @@
 // "anchor"), in one run, so that the ratio of the two says how much of the
 // machine feria leaves on the table whatever the machine's mood (issue 17).
 //
-// It builds cmd/feria and runs it as a child `feria serve` process on a
+// It builds cmd/feria and runs it as a child `feria serve` process (as
+// docs/deploy.md runs it: no sandbox) beside one serving the sandbox on a
 // PostgreSQL schema of its own, a redis-server of its own (a free port of
 // 127.0.0.1) and a bucket of its own on the MinIO given; loads a world
 // through the sandbox (products and family heads, 200 compatibilities of
@@ -12,6 +13,7 @@
 // (the saturated rate) and its anchor right after it:
 //
 //	GET /items/{id}                          fiber + one bun primary-key select
+//	the same on the sandbox's instance       (what the journal and rules cost)
 //	contacts 1-year total of one item        fiber + one HMGET of 30 fields
 //	contacts 30-day window of 50 ids         Redis alone: 1,500 fields pipelined
 //	contact event ingest, batches of 100     pipelined INCR ÷ 5 ops per event
@@ -34,6 +36,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -56,6 +59,7 @@ type options struct {
 	products, days       int
 	md, bin, doc         string
 	embedded             bool
+	only                 string
 }
 
 func main() {
@@ -73,6 +77,7 @@ func main() {
 	flag.StringVar(&o.doc, "doc", "", "also put the markdown between the bench markers of this file (docs/performance.md)")
 	flag.StringVar(&o.bin, "bin", "", "the feria binary (built into a temporary directory when empty)")
 	flag.BoolVar(&o.embedded, "embedded", true, "also measure the embedded mode's memory under the same load")
+	flag.StringVar(&o.only, "only", "", "measure only the paths whose name contains this text (e.g. compatibilities), to profile one")
 	flag.Parse()
 	if o.rounds == 0 {
 		o.rounds = pick(o.quick, 2, 3)
@@ -137,7 +142,7 @@ type row struct {
 	name, anchorName string
 	unit             string  // what the rate counts
 	perOp            float64 // units per operation (events per ingest batch)
-	goal             float64
+	goal             float64 // 0: no goal (what the sandbox's controls cost)
 	feria            func(*paths) func() error
 	anchor           func(*anchors) func() error
 	anchorKey        string // rows sharing an anchor measure it once a round
@@ -153,6 +158,8 @@ func rows() []*row {
 	return []*row{
 		{name: "`GET /items/{id}`", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.5,
 			feria: func(p *paths) func() error { return p.item }, anchor: pk, anchorKey: "pk"},
+		{name: "`GET /items/{id}` on an instance serving the sandbox", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1,
+			feria: func(p *paths) func() error { return p.sandboxedItem }, anchor: pk, anchorKey: "pk"},
 		{name: "contacts 1-year total of one item", anchorName: "fiber + one HMGET of 30 fields", unit: "req/s", perOp: 1, goal: 0.5,
 			feria: func(p *paths) func() error { return p.yearTotal }, anchor: func(a *anchors) func() error { return a.hmget }, anchorKey: "hmget"},
 		{name: "contacts 30-day window of 50 ids", anchorName: "Redis alone: 1,500 fields pipelined", unit: "req/s", perOp: 1, goal: 0.6,
@@ -179,7 +186,7 @@ type report struct {
 	seed                map[string]time.Duration
 	rows                []*row
 	idle, idleSeeded    float64
-	peak                float64
+	peak, sandboxPeak   float64
 	worker              workerResult
 	embIdle, embPeak    float64
 	embErr              error
@@ -190,6 +197,9 @@ type report struct {
 func run(o options) error {
 	ctx := context.Background()
 	r := &report{o: o, start: time.Now().UTC(), rows: rows(), commit: gitCommit(), machine: machine(), loadBefore: loadavg()}
+	if o.only != "" {
+		r.rows = slices.DeleteFunc(r.rows, func(rw *row) bool { return !strings.Contains(rw.name, o.only) })
+	}
 	if o.bin == "" {
 		dir, err := os.MkdirTemp("", "feria-bench")
 		if err != nil {
@@ -235,9 +245,25 @@ func run(o options) error {
 		return err
 	}
 	addr := fmt.Sprint("127.0.0.1:", port)
+	// The API as docs/deploy.md runs it (no SANDBOX_KEY: no journal, no
+	// rules to read), and beside it on the same backends an instance
+	// serving the sandbox, through which the world is loaded and events
+	// are ingested.
 	env := []string{"HTTP_ADDR=" + addr, "DATA_DIR=" + dataDir, "DATABASE_URL=" + schemaURL, "REDIS_URL=" + redisURL,
 		"S3_ENDPOINT=" + o.s3, "S3_ACCESS_KEY=" + o.s3Key, "S3_SECRET_KEY=" + o.s3Secret, "S3_BUCKET=" + bucket,
-		"SANDBOX_KEY=" + sandboxKey, "LOG_LEVEL=warn", `RATE_LIMITS={"rules": []}`}
+		"LOG_LEVEL=warn", `RATE_LIMITS={"rules": []}`}
+	sport, err := loadrun.FreePort()
+	if err != nil {
+		return err
+	}
+	saddr := fmt.Sprint("127.0.0.1:", sport)
+	senv := append(append([]string{}, env...), "SANDBOX_KEY="+sandboxKey)
+	senv[0] = "HTTP_ADDR=" + saddr
+	sandboxed, err := startFeria(o.bin, "serve", senv, saddr)
+	if err != nil {
+		return err
+	}
+	defer cleanup(sandboxed.stop)()
 	serve, err := startFeria(o.bin, "serve", env, addr)
 	if err != nil {
 		return err
@@ -245,15 +271,16 @@ func run(o options) error {
 	defer cleanup(serve.stop)()
 	time.Sleep(2 * time.Second)
 	r.idle = serve.status("VmRSS")
-	fmt.Printf("feria serve (pid %d) on %s: RSS idle %.1f MB\n", serve.cmd.Process.Pid, addr, r.idle)
+	fmt.Printf("feria serve (pid %d) on %s: RSS idle %.1f MB; with the sandbox (pid %d) on %s\n", serve.cmd.Process.Pid, addr, r.idle,
+		sandboxed.cmd.Process.Pid, saddr)
 
 	fmt.Printf("seeding: %d products (+%d family heads), %d packs, %d days of contact events for %d items, 200 compatibilities...\n",
 		w.products, w.products/perParent, w.packs, w.days, contactItems)
-	if r.seed, err = w.seed(serve.base); err != nil {
+	if r.seed, err = w.seed(sandboxed.base); err != nil {
 		return err
 	}
 	fmt.Printf("seeded in %v\n", r.seed)
-	p := newPaths(serve.base, w.packs, "s")
+	p := newPaths(serve.base, sandboxed.base, w.packs, "s")
 	if err := p.prepareDownloads(); err != nil {
 		return err
 	}
@@ -268,17 +295,18 @@ func run(o options) error {
 	time.Sleep(time.Second)
 	r.idleSeeded = serve.status("VmRSS")
 
-	watch := watchRSS(serve.cmd.Process.Pid)
-	if err := measure(r, p, a); err != nil {
-		watch.end()
+	watch, swatch := watchRSS(serve.cmd.Process.Pid), watchRSS(sandboxed.cmd.Process.Pid)
+	err = measure(r, p, a)
+	r.peak, r.sandboxPeak = watch.end(), swatch.end()
+	if err != nil {
 		return err
 	}
-	r.peak = watch.end()
 	if r.worker, err = measureWorker(ctx, o.bin, env, db, redisURL, p, w.copies); err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
 	r.relSizes = relationSizes(ctx, db)
 	serve.stop()
+	sandboxed.stop()
 	if o.embedded {
 		// SQLite through the sandbox alone: a smaller catalog, the same
 		// request mix.

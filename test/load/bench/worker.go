@@ -196,7 +196,7 @@ func measureEmbedded(o options, r *report, w world) (idle, peak float64, err err
 	if _, err := w.seed(all.base); err != nil {
 		return idle, 0, err
 	}
-	p := newPaths(all.base, w.packs, "e")
+	p := newPaths(all.base, all.base, w.packs, "e")
 	if err := p.prepareDownloads(); err != nil {
 		return idle, 0, err
 	}

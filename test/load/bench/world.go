@@ -289,9 +289,11 @@ func bulkProducts(db *bun.DB, from, to int) error {
 	})
 }
 
-// paths are feria's measured requests on one instance.
+// paths are feria's measured requests: the public API on base, the
+// sandbox's ingest on sandbox (the same instance in the embedded mode).
 type paths struct {
 	base      string
+	sandbox   string
 	pdf       []byte
 	nextPack  atomic.Int64
 	packs     int64
@@ -301,8 +303,8 @@ type paths struct {
 	nextDoc   atomic.Int64
 }
 
-func newPaths(base string, packs int, run string) *paths {
-	p := &paths{base: base, pdf: makePDF(100 << 10), packs: int64(packs), run: run}
+func newPaths(base, sandbox string, packs int, run string) *paths {
+	p := &paths{base: base, sandbox: sandbox, pdf: makePDF(100 << 10), packs: int64(packs), run: run}
 	p.nextPack.Store(downloadPacks - 1)
 	return p
 }
@@ -317,6 +319,13 @@ func makePDF(n int) []byte {
 
 func (p *paths) item() error {
 	_, err := do("GET", p.base+"/items/"+compatItem, nil, 200)
+	return err
+}
+
+// sandboxedItem reads the item through the instance serving the sandbox,
+// whose controls read the rules' version and journal every request.
+func (p *paths) sandboxedItem() error {
+	_, err := do("GET", p.sandbox+"/items/"+compatItem, nil, 200)
 	return err
 }
 
@@ -351,7 +360,7 @@ func (p *paths) ingest() error {
 			p.run, n, 2000+n%contactItems, 1+n%9, 1+n%28, n%24, n%60)
 	}
 	b.WriteString(`]}`)
-	_, err := do("POST", p.base+"/sandbox/contact_events", []byte(b.String()), 200, "Content-Type", "application/json", "X-Sandbox-Key", sandboxKey)
+	_, err := do("POST", p.sandbox+"/sandbox/contact_events", []byte(b.String()), 200, "Content-Type", "application/json", "X-Sandbox-Key", sandboxKey)
 	return err
 }
 
