@@ -118,10 +118,9 @@ func (s *Store) Token(ctx context.Context, hash string) (account.Token, string, 
 		tokenRow
 		SiteID string `bun:"site_id"`
 	}
-	err := sqlstore.IDB(ctx, s.db).NewSelect().
-		ColumnExpr("t.hash, t.user_id, t.app_id, t.expires_at, t.revoked_at, u.site_id").
-		TableExpr("tokens AS t").Join("JOIN users AS u ON u.id = t.user_id").
-		Where("t.hash = ?", hash).Scan(ctx, &out)
+	// Every authenticated request asks it: prepared once per connection.
+	err := sqlstore.One(ctx, s.db, &out, `SELECT t.hash, t.user_id, t.app_id, t.expires_at, t.revoked_at, u.site_id
+		FROM tokens AS t JOIN users AS u ON u.id = t.user_id WHERE t.hash = $1`, hash)
 	if sqlstore.IsNoRows(err) {
 		return account.Token{}, "", fmt.Errorf("accountdb: token: %w", accountport.ErrNotFound)
 	}

@@ -28,6 +28,7 @@ type compatRow struct {
 	DateCreated    time.Time `bun:"date_created"`
 	LastUpdated    time.Time `bun:"last_updated"`
 	ProductName    string    `bun:"product_name,scanonly"`
+	Claims         int       `bun:"claims,scanonly"`
 }
 
 func toRow(c compat.Compatibility) compatRow {
@@ -45,6 +46,10 @@ func (r compatRow) compat() (compat.Compatibility, error) {
 	c := compat.Compatibility{ID: r.ID, ItemID: r.ItemID, DomainID: r.DomainID, ProductID: r.ProductID, ProductName: r.ProductName,
 		Source: r.Source, CreationSource: r.CreationSource, Note: r.Note, NoteStatus: r.NoteStatus,
 		DateCreated: r.DateCreated.UTC(), LastUpdated: r.LastUpdated.UTC()}
+	if r.Restrictions == "[]" { // most have none: nothing to decode
+		c.Restrictions = []compat.Restriction{}
+		return c, nil
+	}
 	if err := json.Unmarshal([]byte(r.Restrictions), &c.Restrictions); err != nil {
 		return c, fmt.Errorf("compatdb: compatibility %s restrictions: %w", r.ID, err)
 	}
@@ -73,15 +78,49 @@ func rowsToCompat(rs []compatRow) ([]compat.Compatibility, error) {
 	return out, nil
 }
 
+// listSQL lists an item's compatibilities with their vehicle's name by
+// creation, then by vehicle (one request creates many at the same
+// instant); %s is the claims column. A hot read (the list of up to
+// thousands of rows), prepared once per connection.
+const listSQL = `SELECT c.id, c.item_id, c.domain_id, c.product_id, c.source, c.creation_source, c.note, c.note_status,
+	c.restrictions, c.date_created, c.last_updated, p.name AS product_name, %s AS claims
+	FROM compatibilities AS c JOIN products AS p ON p.id = c.product_id
+	WHERE c.item_id = $1 ORDER BY c.date_created, c.product_id`
+
+var (
+	compatibilitiesSQL = fmt.Sprintf(listSQL, "0")
+	// claimsSQL counts the orders with a claim whose snapshot confirmed
+	// the compatibility (the (compatibility_id, status) index answers it).
+	claimedSQL = fmt.Sprintf(listSQL, `(SELECT count(*) FROM compat_snapshots s JOIN orders o ON o.id = s.order_id
+		WHERE s.compatibility_id = c.id AND s.status = '`+compat.Confirmed+`' AND o.has_claim)`)
+)
+
 // Compatibilities lists an item's compatibilities by creation, then by
-// vehicle (one request creates many at the same instant).
+// vehicle.
 func (s *Store) Compatibilities(ctx context.Context, itemID string) ([]compat.Compatibility, error) {
 	var rs []compatRow
-	err := s.withProductName(ctx, &rs).Where("c.item_id = ?", itemID).Order("c.date_created", "c.product_id").Scan(ctx)
-	if err != nil {
+	if err := sqlstore.All(ctx, s.db, &rs, compatibilitiesSQL, itemID); err != nil {
 		return nil, wrap("compatibilities", err)
 	}
 	return rowsToCompat(rs)
+}
+
+// ClaimedCompatibilities lists an item's compatibilities as Compatibilities
+// does, each with its count of Claims, in one statement.
+func (s *Store) ClaimedCompatibilities(ctx context.Context, itemID string) ([]compatport.Claimed, error) {
+	var rs []compatRow
+	if err := sqlstore.All(ctx, s.db, &rs, claimedSQL, itemID); err != nil {
+		return nil, wrap("compatibilities", err)
+	}
+	out := make([]compatport.Claimed, len(rs))
+	for i, r := range rs {
+		c, err := r.compat()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = compatport.Claimed{Compatibility: c, Claims: r.Claims}
+	}
+	return out, nil
 }
 
 // Compatibility reads one compatibility of an item.

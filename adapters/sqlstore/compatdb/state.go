@@ -39,7 +39,10 @@ func (s *Store) LockItem(ctx context.Context, itemID string) error {
 // State reads an item's state; the zero state when none is stored.
 func (s *Store) State(ctx context.Context, itemID string) (compat.State, error) {
 	var r stateRow
-	err := s.idb(ctx).NewSelect().Model(&r).Where("item_id = ?", itemID).Scan(ctx)
+	// Prepared once per connection: every read and write of an item's
+	// compatibilities asks it.
+	err := sqlstore.One(ctx, s.db, &r, `SELECT item_id, universal, universal_domain_ids, has_exception, exception_comment,
+		exception_date FROM item_compat_state WHERE item_id = $1`, itemID)
 	if sqlstore.IsNoRows(err) {
 		return compat.State{ItemID: itemID, UniversalDomainIDs: []string{}}, nil
 	}

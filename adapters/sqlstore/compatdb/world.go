@@ -7,6 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/core/compat"
 )
 
@@ -28,9 +29,10 @@ func (s *Store) Item(ctx context.Context, id string) (compat.Item, error) {
 	var r itemRow
 	// Hand-written: the item with its category's settings is one join that
 	// reads clearer as SQL than as a bun relation between two modules' tables.
-	err := s.idb(ctx).NewRaw(`SELECT i.id, i.site_id, i.seller_id, i.title, i.category_id, i.domain_id, i.status,
+	// Prepared once per connection: every use case on an item starts here.
+	err := sqlstore.One(ctx, s.db, &r, `SELECT i.id, i.site_id, i.seller_id, i.title, i.category_id, i.domain_id, i.status,
 		i.catalog_product_id, i.part_number, c.compatibilities AS settings
-		FROM items i LEFT JOIN categories c ON c.id = i.category_id WHERE i.id = ?`, id).Scan(ctx, &r)
+		FROM items i LEFT JOIN categories c ON c.id = i.category_id WHERE i.id = $1`, id)
 	if err != nil {
 		return compat.Item{}, wrap("item", err)
 	}

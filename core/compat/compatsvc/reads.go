@@ -31,12 +31,17 @@ func (s *Service) List(ctx context.Context, itemID string) (compatport.List, err
 	if _, err := s.owned(ctx, itemID); err != nil {
 		return l, err
 	}
-	st, cs, err := s.state(ctx, itemID)
+	st, err := s.store.State(ctx, itemID)
 	if err != nil {
-		return l, err
+		return l, internal(err)
 	}
-	if l.Entries, err = s.entries(ctx, cs); err != nil {
-		return l, err
+	cs, err := s.store.ClaimedCompatibilities(ctx, itemID)
+	if err != nil {
+		return l, internal(err)
+	}
+	l.Entries = make([]compatport.Entry, len(cs))
+	for i, c := range cs {
+		l.Entries[i] = compatport.Entry{Compatibility: c.Compatibility, Reputation: compat.ReputationOf(c.Claims)}
 	}
 	if st.Universal {
 		l.UniversalDomains = append([]string{}, st.UniversalDomainIDs...)

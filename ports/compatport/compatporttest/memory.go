@@ -614,3 +614,24 @@ func (m *Memory) MarkJobDone(_ context.Context, id string, _ time.Time) (bool, e
 	m.w.jobs[id] = true
 	return true, nil
 }
+
+// ClaimedCompatibilities is Compatibilities with each one's Claims.
+func (m *Memory) ClaimedCompatibilities(ctx context.Context, itemID string) ([]compatport.Claimed, error) {
+	cs, err := m.Compatibilities(ctx, itemID)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
+	}
+	claims, err := m.Claims(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]compatport.Claimed, len(cs))
+	for i, c := range cs {
+		out[i] = compatport.Claimed{Compatibility: c, Claims: claims[c.ID]}
+	}
+	return out, nil
+}

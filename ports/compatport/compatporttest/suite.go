@@ -379,6 +379,12 @@ func testSnapshots(t *testing.T, e Env) {
 	if !reflect.DeepEqual(claims, map[string]int{"c1": 3}) {
 		t.Fatalf("claims = %v", claims)
 	}
+	claimed, err := e.Store.ClaimedCompatibilities(ctx, "MLA1100")
+	must(t, err)
+	if len(claimed) != 2 || claimed[0].ID != "c1" || claimed[0].Claims != 3 || claimed[0].Note != "n" || claimed[0].ProductName == "" ||
+		claimed[1].ID != "c2" || claimed[1].Claims != 0 {
+		t.Fatalf("claimed compatibilities = %+v", claimed)
+	}
 	counts, err := e.Store.Counts(ctx, "MLA-CARS_AND_VANS", []string{"MLA1100"})
 	must(t, err)
 	if got := counts["MLA1100"]; got.Compatibility != 2 || got.Claims != 3 || got.Notes != 1 || got.Restrictions != 0 {
