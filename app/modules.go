@@ -115,7 +115,6 @@ func modules(d *Deps) ([]Module, error) {
 	catalog := catalogsvc.New(catalogdb.New(d.DB), d.Accounts, d.Clock).WithOfficialStores(brands).WithChanges(hooks)
 	sales := salessvc.New(salesdb.New(d.DB), d.Accounts, catalog, d.Tx, d.Clock, observers).WithChanges(hooks)
 	flex := flexsvc.New(flexdb.New(d.DB), d.Accounts, sales, catalog, d.Clock).WithChanges(hooks, catalog, d.Tx)
-	catalog.WithSelfService(flex)
 	counters := contactsredis.New(d.Redis, contactsredis.DefaultPrefix)
 	contactsStore := contactsdb.New(d.DB)
 	contacts := contactssvc.New(counters, contactsStore, contactsStore, d.Tx, d.Clock).WithChanges(hooks)

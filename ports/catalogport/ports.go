@@ -57,12 +57,6 @@ type OfficialStores interface {
 	OfficialStoreIDs(ctx context.Context, userID int64, siteID string) ([]int64, error)
 }
 
-// SelfService tells whether local delivery ('flex') is enabled on an item,
-// so that the item resource shows it (the shipping tag self_service_in).
-type SelfService interface {
-	SelfService(ctx context.Context, itemID string) (bool, error)
-}
-
 // ItemWatch is told, inside a write's transaction, that an item's public
 // resource may have changed (its compatibilities, its local delivery), so
 // that the notifications compare what GET /items/{id} shows (the catalog

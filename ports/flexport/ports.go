@@ -28,8 +28,7 @@ type Service interface {
 	// the shipment's order (the caller in ctx).
 	ShipmentView(ctx context.Context, id int64) (flex.Shipment, error)
 
-	// The public API of spec E; every call but SelfService needs the caller
-	// in ctx.
+	// The public API of spec E; every call needs the caller in ctx.
 
 	// Subscriptions lists the subscriptions of a user on a site; the caller
 	// must be that user.
@@ -51,9 +50,6 @@ type Service interface {
 	// Assignment answers the driver assigned to a shipment; the caller must
 	// be the seller of the shipment's order.
 	Assignment(ctx context.Context, siteID string, shipmentID int64) (int64, error)
-	// SelfService reports whether local delivery is enabled on an item, for
-	// the item resource.
-	SelfService(ctx context.Context, itemID string) (bool, error)
 }
 
 // Store persists subscriptions, shipments and the items local delivery is

@@ -33,7 +33,8 @@ func New(db bun.IDB) *Store {
 		(SELECT COUNT(*) FROM compatibilities x WHERE x.item_id = i.id) AS compatibilities,
 		CASE WHEN ` + universalSQL + ` THEN 1 ELSE 0 END AS universal,
 		CASE WHEN ` + s.incomplete() + ` THEN 1 ELSE 0 END AS incomplete,
-		CASE WHEN ` + pendingSQL + ` THEN 1 ELSE 0 END AS pending
+		CASE WHEN ` + pendingSQL + ` THEN 1 ELSE 0 END AS pending,
+		CASE WHEN ` + selfServiceSQL + ` THEN 1 ELSE 0 END AS self_service
 		FROM items AS i WHERE i.id = $1`
 	return s
 }
@@ -296,8 +297,11 @@ func (row itemRow) item() catalog.Item {
 		DateCreated: row.DateCreated, LastUpdated: row.LastUpdated}
 }
 
-// The computed facts of an item i, as SQL over the compatibility tables.
+// The computed facts of an item i, as SQL over the compatibility tables
+// and the flex module's table of items with local delivery (its own to
+// write; read here so that GET /items/{id} is one statement).
 const (
+	selfServiceSQL = `EXISTS (SELECT 1 FROM flex_items f WHERE f.item_id = i.id)`
 	universalSQL = `EXISTS (SELECT 1 FROM item_compat_state u WHERE u.item_id = i.id AND u.universal)`
 	// incomplete: the category requires compatibilities and the item has
 	// none, no exception and is not universal.
@@ -334,6 +338,7 @@ func (s *Store) ItemWithFacts(ctx context.Context, id string) (catalog.Item, cat
 		Universal       int `bun:"universal"`
 		Incomplete      int `bun:"incomplete"`
 		Pending         int `bun:"pending"`
+		SelfService     int `bun:"self_service"`
 	}
 	// A hot read, prepared once per connection: its six subqueries took
 	// three times longer to plan than to run (issue 17).
@@ -341,7 +346,7 @@ func (s *Store) ItemWithFacts(ctx context.Context, id string) (catalog.Item, cat
 		return catalog.Item{}, catalog.Facts{}, notFound("item facts", id, err)
 	}
 	return out.item(), catalog.Facts{Compatibilities: out.Compatibilities, Universal: out.Universal == 1,
-		Incomplete: out.Incomplete == 1, Pending: out.Pending == 1}, nil
+		Incomplete: out.Incomplete == 1, Pending: out.Pending == 1, SelfService: out.SelfService == 1}, nil
 }
 
 // SearchItems returns a page of a seller's matching item ids and the total.

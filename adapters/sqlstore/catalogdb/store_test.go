@@ -43,6 +43,9 @@ func env(t testing.TB, db *bun.DB) catalogporttest.Env {
 		SetCompatState: func(ctx context.Context, itemID string, universal, exception bool) {
 			exec(ctx, `INSERT INTO item_compat_state (item_id, universal, universal_domain_ids, has_exception, exception_comment) VALUES (?, ?, '[]', ?, '')`, itemID, universal, exception)
 		},
+		EnableFlex: func(ctx context.Context, itemID string) {
+			exec(ctx, `INSERT INTO flex_items (item_id, enabled_at) VALUES (?, ?)`, itemID, now)
+		},
 		ProductIndex: func(ctx context.Context, productID string) []string {
 			var rows []struct {
 				AttributeID string `bun:"attribute_id"`

@@ -25,7 +25,6 @@ type Service struct {
 	store   catalogport.Store
 	users   accountport.Service
 	stores  catalogport.OfficialStores
-	flex    catalogport.SelfService
 	changes webhooksport.Changes
 	clock   kernel.Clock
 }
@@ -41,13 +40,6 @@ func New(store catalogport.Store, users accountport.Service, clock kernel.Clock)
 // against the official stores its seller is bound to (spec D).
 func (s *Service) WithOfficialStores(stores catalogport.OfficialStores) *Service {
 	s.stores = stores
-	return s
-}
-
-// WithSelfService makes the item resource show whether local delivery is
-// enabled on the item (spec E); the flex module answers it.
-func (s *Service) WithSelfService(flex catalogport.SelfService) *Service {
-	s.flex = flex
 	return s
 }
 
@@ -360,11 +352,6 @@ func (s *Service) ItemView(ctx context.Context, id string) (catalog.ItemView, er
 	it, f, err := s.store.ItemWithFacts(ctx, id)
 	if err != nil {
 		return catalog.ItemView{}, missing(err, catalog.ErrItemNotFound)
-	}
-	if s.flex != nil {
-		if f.SelfService, err = s.flex.SelfService(ctx, id); err != nil {
-			return catalog.ItemView{}, err
-		}
 	}
 	return catalog.View(it, f), nil
 }

@@ -241,11 +241,6 @@ func (s *Service) DisableItem(ctx context.Context, siteID, itemID string) error 
 	return flex.ErrNotInFlex.Withf("item %s is not in flex", itemID)
 }
 
-// SelfService reports whether the option is enabled on an item.
-func (s *Service) SelfService(ctx context.Context, itemID string) (bool, error) {
-	return s.store.ItemEnabled(ctx, itemID)
-}
-
 // Assignment answers the driver of a shipment of the site. Only the seller
 // of the shipment's order may read it (403, checked before the driver so
 // that others learn nothing of it); no driver is 404 "shipment_id not

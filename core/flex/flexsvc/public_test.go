@@ -234,9 +234,7 @@ func TestItemOption(t *testing.T) {
 		s, _, _ := setup()
 		is(t, s.EnableItem(seller, "MLA", "MLA1"), kernel.Permission, "item down: the seller of item MLA1 has no FLEX subscription in on its site")
 	})
-	if on, err := s.SelfService(context.Background(), "MLA1"); err != nil || on {
-		t.Errorf("self service after disable: %v %v", on, err)
-	}
+	step("read after disable", s.ItemOption(seller, "MLA", "MLA1"), kernel.NotExist, "item MLA1 is not in flex")
 }
 
 func TestAssignment(t *testing.T) {

@@ -26,6 +26,7 @@ type Memory struct {
 	compat     map[string]map[string]bool // item id → product ids
 	universal  map[string]bool
 	exception  map[string]bool
+	flex       map[string]bool // items with local delivery
 }
 
 var _ catalogport.Store = (*Memory)(nil)
@@ -34,13 +35,13 @@ var _ catalogport.Store = (*Memory)(nil)
 func NewMemory() *Memory {
 	return &Memory{categories: map[string]catalog.Category{}, domains: map[string]catalog.Domain{},
 		products: map[string]catalog.Product{}, items: map[string]catalog.Item{},
-		compat: map[string]map[string]bool{}, universal: map[string]bool{}, exception: map[string]bool{}}
+		compat: map[string]map[string]bool{}, universal: map[string]bool{}, exception: map[string]bool{}, flex: map[string]bool{}}
 }
 
 // Env is the contract suite's view of the store; users need no table here.
 func (m *Memory) Env() Env {
 	return Env{Store: m, AddUser: func(context.Context, int64) {},
-		AddCompatibility: m.AddCompatibility, SetCompatState: m.SetCompatState,
+		AddCompatibility: m.AddCompatibility, SetCompatState: m.SetCompatState, EnableFlex: m.EnableFlex,
 		ProductIndex: m.ProductIndex, PartNumber: m.PartNumber}
 }
 
@@ -59,6 +60,13 @@ func (m *Memory) SetCompatState(_ context.Context, itemID string, universal, exc
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.universal[itemID], m.exception[itemID] = universal, exception
+}
+
+// EnableFlex records local delivery as enabled on the item.
+func (m *Memory) EnableFlex(_ context.Context, itemID string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.flex[itemID] = true
 }
 
 // ProductIndex returns the attribute index of a product as the SQL stores
@@ -148,7 +156,9 @@ func (m *Memory) ItemWithFacts(_ context.Context, id string) (catalog.Item, cata
 	if !ok {
 		return catalog.Item{}, catalog.Facts{}, fmt.Errorf("item facts %s: %w", id, catalogport.ErrNotFound)
 	}
-	return it, m.facts(it), nil
+	f := m.facts(it)
+	f.SelfService = m.flex[id]
+	return it, f, nil
 }
 
 func (m *Memory) facts(it catalog.Item) catalog.Facts {

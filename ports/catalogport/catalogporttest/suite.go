@@ -27,6 +27,9 @@ type Env struct {
 	AddCompatibility func(ctx context.Context, itemID, productID string)
 	// SetCompatState sets the item's universal and exception flags.
 	SetCompatState func(ctx context.Context, itemID string, universal, exception bool)
+	// EnableFlex records local delivery as enabled on the item, as the
+	// flex module does.
+	EnableFlex func(ctx context.Context, itemID string)
 	// ProductIndex returns the attribute index rows of a product as
 	// "ATTRIBUTE|value_id|value_name", sorted.
 	ProductIndex func(ctx context.Context, productID string) []string
@@ -265,12 +268,13 @@ func TestStore(t *testing.T, newEnv func(t *testing.T) Env) {
 		e.AddCompatibility(ctx, "MLA1109", "MLA15197902")
 		e.SetCompatState(ctx, "MLA1105", false, true)
 		e.SetCompatState(ctx, "MLA1106", true, false)
+		e.EnableFlex(ctx, "MLA1103")
 
 		want := map[string]catalog.Facts{
 			"MLA1100": {Compatibilities: 2},
 			"MLA1101": {Incomplete: true},
 			"MLA1102": {Compatibilities: 1, Pending: true},
-			"MLA1103": {},
+			"MLA1103": {SelfService: true},
 			"MLA1104": {},
 			"MLA1105": {},
 			"MLA1106": {Universal: true},
