@@ -74,8 +74,10 @@ type packRow struct {
 // ByPack returns the pack's documents, oldest first.
 func (s *Store) ByPack(ctx context.Context, packID int64) ([]fiscal.Document, error) {
 	var rows []docRow
-	if err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("pack_id = ?", packID).
-		OrderExpr("date_created, file_type").Scan(ctx); err != nil {
+	// Every read of a pack's documents (a download) asks it: prepared once
+	// per connection.
+	if err := sqlstore.All(ctx, s.db, &rows, `SELECT id, pack_id, seller_id, file_type, filename, content_type, size, blob_key,
+		date_created FROM fiscal_documents WHERE pack_id = $1 ORDER BY date_created, file_type`, packID); err != nil {
 		return nil, fmt.Errorf("fiscaldb: documents of pack %d: %w", packID, err)
 	}
 	out := make([]fiscal.Document, len(rows))
@@ -173,8 +175,9 @@ type orderRow struct {
 // a pack's orders share site, seller, buyer and shipment).
 func (s *Store) Pack(ctx context.Context, id int64) (fiscal.Pack, error) {
 	var rows []orderRow
-	if err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Column("id", "site_id", "seller_id", "buyer_id", "shipping").
-		Where("pack = ?", id).OrderExpr("id").Limit(1).Scan(ctx); err != nil {
+	// Every fiscal request starts here: prepared once per connection.
+	if err := sqlstore.All(ctx, s.db, &rows, `SELECT id, site_id, seller_id, buyer_id, shipping FROM orders
+		WHERE pack = $1 ORDER BY id LIMIT 1`, id); err != nil {
 		return fiscal.Pack{}, fmt.Errorf("fiscaldb: pack %d: %w", id, err)
 	}
 	if len(rows) == 0 {
