@@ -302,7 +302,7 @@ func (row itemRow) item() catalog.Item {
 // write; read here so that GET /items/{id} is one statement).
 const (
 	selfServiceSQL = `EXISTS (SELECT 1 FROM flex_items f WHERE f.item_id = i.id)`
-	universalSQL = `EXISTS (SELECT 1 FROM item_compat_state u WHERE u.item_id = i.id AND u.universal)`
+	universalSQL   = `EXISTS (SELECT 1 FROM item_compat_state u WHERE u.item_id = i.id AND u.universal)`
 	// incomplete: the category requires compatibilities and the item has
 	// none, no exception and is not universal.
 	incompleteSQL = `EXISTS (SELECT 1 FROM categories c WHERE c.id = i.category_id AND %s)
