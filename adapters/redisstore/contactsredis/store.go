@@ -118,15 +118,17 @@ func (s *Store) eventKey(id string) string { return s.prefix + "e:" + id }
 //   - R: KEYS record; ARGV 'R', value. SET NX EX: the event as GET
 //     /sandbox/contact_events/{id} shows it.
 //   - S: KEYS the subject's day events, month hash, day hash; ARGV 'S',
-//     event id, Unix microseconds, day field, hour field, expiry of the
-//     day's keys, expiry of the month's (Unix seconds). When the id is new
-//     in that day's events (ZADD NX) the day and the hour are counted.
+//     event id, Unix microseconds, day field, hour field, expiry (Unix
+//     seconds). When the id is new in that day's events (ZADD NX) the hour
+//     and the day are counted.
 //
-// A bucket expires at a fixed time after its own day or month ends
-// (EXPIREAT), set by the first event of each hour: the day's keys and the
-// month's are created by such an event, so no key lives without an expiry,
-// and the other events of the hour touch no TTL at all. It answers 1 (new)
-// or 0 (seen before) per unit.
+// A day's keys and its month's hash expire together, at a fixed time after
+// the month ends (EXPIREAT), set by the first event of each day (its day
+// field new in the month hash): that event creates the day's keys (and the
+// month's, if first), and since the three expire at one instant the month
+// hash never outlives a day's keys, so no key lives without an expiry; the
+// other events of the day touch no TTL at all. It answers 1 (new) or 0
+// (seen before) per unit.
 var addScript = redis.NewScript(`
 local ttl = tonumber(ARGV[1])
 local out = {}
@@ -137,17 +139,17 @@ while a <= #ARGV do
     k, a = k + 1, a + 2
   else
     if redis.call('ZADD', KEYS[k], 'NX', ARGV[a + 2], ARGV[a + 1]) == 1 then
-      redis.call('HINCRBY', KEYS[k + 1], ARGV[a + 3], 1)
-      if redis.call('HINCRBY', KEYS[k + 2], ARGV[a + 4], 1) == 1 then
+      redis.call('HINCRBY', KEYS[k + 2], ARGV[a + 4], 1)
+      if redis.call('HINCRBY', KEYS[k + 1], ARGV[a + 3], 1) == 1 then
         redis.call('EXPIREAT', KEYS[k], ARGV[a + 5])
+        redis.call('EXPIREAT', KEYS[k + 1], ARGV[a + 5])
         redis.call('EXPIREAT', KEYS[k + 2], ARGV[a + 5])
-        redis.call('EXPIREAT', KEYS[k + 1], ARGV[a + 6])
       end
       out[#out + 1] = 1
     else
       out[#out + 1] = 0
     end
-    k, a = k + 3, a + 7
+    k, a = k + 3, a + 6
   end
 end
 return out
@@ -191,8 +193,7 @@ func (s *Store) Add(ctx context.Context, events []contacts.Event) (contacts.Resu
 		d := e.Date.UTC()
 		y, m, day := d.Date()
 		micros := d.UnixMicro()
-		dayExpiry := time.Date(y, m, day+1, 0, 0, 0, 0, time.UTC).Unix() + ttl
-		monthExpiry := time.Date(y, m+1, 1, 0, 0, 0, 0, time.UTC).Unix() + ttl
+		expiry := time.Date(y, m+1, 1, 0, 0, 0, 0, time.UTC).Unix() + ttl
 		for side, sub := range [2]contacts.Subject{contacts.ItemSubject(e.ItemID), contacts.UserSubject(e.SellerID)} {
 			base := s.appendBase(buf[:0], e.Kind, sub)
 			n := len(base)
@@ -201,7 +202,7 @@ func (s *Store) Add(ctx context.Context, events []contacts.Event) (contacts.Resu
 			mk := key(appendMonth(append(buf[:n], monthHash...), y, m))
 			hk := key(appendDay(append(buf[:n], dayHash...), y, m, day))
 			g.keys = append(g.keys, tk, mk, hk)
-			g.args = append(g.args, "S", e.ID, micros, dayFields[day], hourFields[d.Hour()], dayExpiry, monthExpiry)
+			g.args = append(g.args, "S", e.ID, micros, dayFields[day], hourFields[d.Hour()], expiry)
 			g.units = append(g.units, 3*i+side)
 		}
 		rk := s.eventKey(e.ID)
