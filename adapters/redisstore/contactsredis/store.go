@@ -290,8 +290,8 @@ type op struct {
 
 // Read answers a query with one pipeline: one HMGET per hash a series or a
 // span's whole days touch (fields are consecutive buckets), one ZCOUNT per
-// partial day at a span's ends (exact to the microsecond), one EXISTS per
-// subject asked. Keys and fields are built from digits into one buffer and
+// partial day at a span's ends (exact to the microsecond), one MGET of the
+// known marks asked (on a cluster one EXISTS per subject). Keys and fields are built from digits into one buffer and
 // the commands' arguments share one slice: nothing per bucket but its
 // answer.
 func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.Answer, error) {
@@ -362,11 +362,24 @@ func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.An
 			ops = append(ops, op{what: opSpanEdge, i: i, cmd: cmd})
 		}
 	}
-	for i, sub := range q.Known {
-		buf = append(s.appendSubject(buf[:0], sub), known...)
-		cmd := redis.NewIntCmd(ctx, "exists", string(buf))
+	if len(q.Known) > 1 && !s.cluster {
+		// One MGET of every mark (a cluster keeps them in as many slots
+		// as subjects, so there each has its EXISTS).
+		mget := make([]any, 1, 1+len(q.Known))
+		mget[0] = "mget"
+		for _, sub := range q.Known {
+			mget = append(mget, string(append(s.appendSubject(buf[:0], sub), known...)))
+		}
+		cmd := redis.NewSliceCmd(ctx, mget...)
 		_ = pipe.Process(ctx, cmd)
-		ops = append(ops, op{what: opKnown, i: i, cmd: cmd})
+		ops = append(ops, op{what: opKnown, cmd: cmd})
+	} else {
+		for i, sub := range q.Known {
+			buf = append(s.appendSubject(buf[:0], sub), known...)
+			cmd := redis.NewIntCmd(ctx, "exists", string(buf))
+			_ = pipe.Process(ctx, cmd)
+			ops = append(ops, op{what: opKnown, i: i, cmd: cmd})
+		}
 	}
 	if len(ops) == 0 {
 		return out, nil
@@ -377,6 +390,12 @@ func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.An
 	for _, o := range ops {
 		switch c := o.cmd.(type) {
 		case *redis.SliceCmd:
+			if o.what == opKnown {
+				for j, v := range c.Val() {
+					out.Known[j] = v != nil
+				}
+				continue
+			}
 			for j, v := range c.Val() {
 				str, ok := v.(string)
 				if !ok {
