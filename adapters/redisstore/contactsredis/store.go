@@ -317,19 +317,33 @@ func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.An
 	ops := make([]op, 0, 64)
 	buf := make([]byte, 0, 128)
 	pipe := s.rdb.Pipeline()
-	// buckets queues HMGETs of consecutive starts, one per hash.
+	// buckets queues HMGETs of consecutive starts, one per hash; a span's
+	// whole month is its hash's HVALS (the hash holds only that month's
+	// days), which names no field.
 	buckets := func(what, i int, k contacts.Kind, sub contacts.Subject, u contacts.Unit, starts []time.Time) {
 		base := len(s.appendBase(buf[:0], k, sub))
 		buf = buf[:base]
 		prevY, prevM, prevD := -1, time.Month(0), -1
 		first := 0
+		flush := func(j int) {
+			n := j - first
+			cmdArgs := args[len(args)-(2+n) : len(args) : len(args)]
+			if what == opSpanDays && n == daysIn(prevY, prevM) {
+				args = args[:len(args)-n] // the fields go unsent
+				cmd := redis.NewStringSliceCmd(ctx, "hvals", cmdArgs[1])
+				_ = pipe.Process(ctx, cmd)
+				ops = append(ops, op{what: what, i: i, cmd: cmd})
+				return
+			}
+			ops = append(ops, op{what: what, i: i, j: first, cmd: hmget(ctx, pipe, cmdArgs)})
+		}
 		for j, t := range starts {
 			t = t.UTC()
 			y, m, d := t.Date()
 			same := y == prevY && m == prevM && (u == contacts.Day || d == prevD)
 			if !same {
 				if j > 0 {
-					ops = append(ops, op{what: what, i: i, j: first, cmd: hmget(ctx, pipe, args[len(args)-(2+j-first):len(args):len(args)])})
+					flush(j)
 				}
 				if u == contacts.Day {
 					buf = appendMonth(append(buf[:base], monthHash...), y, m)
@@ -346,7 +360,7 @@ func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.An
 			}
 		}
 		if len(starts) > 0 {
-			ops = append(ops, op{what: what, i: i, j: first, cmd: hmget(ctx, pipe, args[len(args)-(2+len(starts)-first):len(args):len(args)])})
+			flush(len(starts))
 		}
 	}
 	for i, sr := range q.Series {
@@ -411,6 +425,14 @@ func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.An
 					out.Spans[o.i] += n
 				}
 			}
+		case *redis.StringSliceCmd: // a span's whole month
+			for _, str := range c.Val() {
+				n, err := strconv.ParseInt(str, 10, 64)
+				if err != nil {
+					return contactsport.Answer{}, fmt.Errorf("contactsredis: bucket %v holds %q", c.Args()[1], str)
+				}
+				out.Spans[o.i] += n
+			}
 		case *redis.IntCmd:
 			if o.what == opKnown {
 				out.Known[o.i] = c.Val() > 0
@@ -421,6 +443,9 @@ func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.An
 	}
 	return out, nil
 }
+
+// daysIn is the number of days of a month.
+func daysIn(y int, m time.Month) int { return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day() }
 
 // hmget queues an HMGET whose arguments (name, key, fields) are args.
 func hmget(ctx context.Context, pipe redis.Pipeliner, args []any) *redis.SliceCmd {
