@@ -303,3 +303,34 @@ func TestDeleteFormatErrors(t *testing.T) {
 		consistent(t, a, "MLA1100", 1, false)
 	})
 }
+
+// Each compatibility shows its vehicle's name as it is now: the name is
+// kept on the compatibility's row (a trigger) and follows a rename of the
+// product, in the list and in the one-compatibility read.
+func TestListShowsTheVehicleNameOfNow(t *testing.T) {
+	forEach(t, func(t *testing.T, a *apptest.App) {
+		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101"}, obj{"id": "MLA102"}}}, apptest.Bearer(seller)...).OK(t, 200)
+		names := func() map[string]any {
+			t.Helper()
+			out := map[string]any{}
+			l := a.Do("GET", items, nil, apptest.Bearer(seller)...).OK(t, 200)
+			for _, p := range get(l, "products").([]any) {
+				out[get(p, "catalog_product_id").(string)] = get(p, "catalog_product_name")
+			}
+			return out
+		}
+		if got := names(); !reflect.DeepEqual(got, map[string]any{"MLA101": "Ford Ka 2018", "MLA102": "Ford Ka 2019"}) {
+			t.Fatalf("names = %v", got)
+		}
+		renamed := product("MLA101", "MLA-CARS_AND_VANS", "Ford Ka 2018 SE", "MLA100", [3]string{"BRAND", "9909", "Ford"}, [3]string{"VEHICLE_YEAR", "18503", "2018"})
+		delete(renamed, "id")
+		a.Sandbox("PUT", "/products/MLA101", renamed).OK(t, 200)
+		if got := names(); !reflect.DeepEqual(got, map[string]any{"MLA101": "Ford Ka 2018 SE", "MLA102": "Ford Ka 2019"}) {
+			t.Fatalf("names after the rename = %v", got)
+		}
+		one := a.Do("GET", items+"/"+compatID(t, a, "MLA1100", "MLA101"), nil, apptest.Bearer(seller)...).OK(t, 200)
+		if get(one, "catalog_product_name") != "Ford Ka 2018 SE" {
+			t.Fatalf("one compatibility after the rename: %v", one)
+		}
+	})
+}

@@ -59,11 +59,10 @@ func (r compatRow) compat() (compat.Compatibility, error) {
 	return c, nil
 }
 
-// withProductName selects compatibilities with their vehicle's name, which
-// only the products table holds.
+// withProductName selects compatibilities with their vehicle's name (kept
+// on each row by triggers: migration 20261125000200).
 func (s *Store) withProductName(ctx context.Context, model any) *bun.SelectQuery {
-	return s.idb(ctx).NewSelect().Model(model).ColumnExpr("c.*").ColumnExpr("p.name AS product_name").
-		Join("JOIN products AS p ON p.id = c.product_id")
+	return s.idb(ctx).NewSelect().Model(model).ColumnExpr("c.*")
 }
 
 func rowsToCompat(rs []compatRow) ([]compat.Compatibility, error) {
@@ -80,19 +79,21 @@ func rowsToCompat(rs []compatRow) ([]compat.Compatibility, error) {
 
 // listSQL lists an item's compatibilities with their vehicle's name by
 // creation, then by vehicle (one request creates many at the same
-// instant); %s is the claims column. A hot read (the list of up to
-// thousands of rows), prepared once per connection.
+// instant); %[1]s is the claims column, %[2]s what it joins. A hot read
+// (the list of up to thousands of rows), prepared once per connection.
 const listSQL = `SELECT c.id, c.item_id, c.domain_id, c.product_id, c.source, c.creation_source, c.note, c.note_status,
-	c.restrictions, c.date_created, c.last_updated, p.name AS product_name, %s AS claims
-	FROM compatibilities AS c JOIN products AS p ON p.id = c.product_id
+	c.restrictions, c.date_created, c.last_updated, c.product_name, %[1]s AS claims
+	FROM compatibilities AS c %[2]s
 	WHERE c.item_id = $1 ORDER BY c.date_created, c.product_id`
 
 var (
-	compatibilitiesSQL = fmt.Sprintf(listSQL, "0")
-	// claimsSQL counts the orders with a claim whose snapshot confirmed
-	// the compatibility (the (compatibility_id, status) index answers it).
-	claimedSQL = fmt.Sprintf(listSQL, `(SELECT count(*) FROM compat_snapshots s JOIN orders o ON o.id = s.order_id
-		WHERE s.compatibility_id = c.id AND s.status = '`+compat.Confirmed+`' AND o.has_claim)`)
+	compatibilitiesSQL = fmt.Sprintf(listSQL, "0", "")
+	// claimedSQL counts, per compatibility, the orders with a claim whose
+	// snapshot confirmed it: one grouped read of the item's snapshots (a
+	// confirmed snapshot is of the item of its compatibility).
+	claimedSQL = fmt.Sprintf(listSQL, "COALESCE(cl.n, 0)", `LEFT JOIN (SELECT s.compatibility_id, count(*) AS n FROM compat_snapshots s JOIN orders o ON o.id = s.order_id
+		WHERE s.item_id = $1 AND s.status = '`+compat.Confirmed+`' AND o.has_claim GROUP BY s.compatibility_id) AS cl
+	ON cl.compatibility_id = c.id`)
 )
 
 // Compatibilities lists an item's compatibilities by creation, then by
