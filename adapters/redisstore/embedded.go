@@ -1,11 +1,13 @@
 package redisstore
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/gob"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -86,11 +88,21 @@ func Embedded(dir string, log *slog.Logger) (*redis.Client, *redis.Options, func
 // maxDBs is how many database numbers a snapshot covers (Redis's default).
 const maxDBs = 16
 
-// snapshot is every key of the embedded Redis. gob keeps strings byte for
-// byte (asynq stores binary task messages).
-type snapshot struct {
+// A snapshot is a gob stream: a header, then one record per key, written
+// and read a key at a time, so that saving a large dataset never holds a
+// second copy of it (the peak memory of the embedded mode). gob keeps
+// strings byte for byte (asynq stores binary task messages). Version 1
+// held every key in the header's DBs; it is still read.
+type header struct {
 	Version int
-	DBs     map[int]map[string]entry
+	DBs     map[int]map[string]entry // version 1 only
+}
+
+// record is one key of a version 2 snapshot.
+type record struct {
+	DB    int
+	Key   string
+	Entry entry
 }
 
 type entry struct {
@@ -104,15 +116,38 @@ type entry struct {
 }
 
 func save(m *miniredis.Miniredis, path string) error {
-	s := snapshot{Version: 1, DBs: map[int]map[string]entry{}}
+	tmp, err := os.CreateTemp(filepath.Dir(path), SnapshotFile+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriter(tmp)
+	if err := encode(m, gob.NewEncoder(w)); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// encode writes the header, then every key of every database.
+func encode(m *miniredis.Miniredis, enc *gob.Encoder) error {
+	if err := enc.Encode(header{Version: 2}); err != nil {
+		return err
+	}
 	for i := 0; i < maxDBs; i++ {
 		db := m.DB(i)
-		keys := db.Keys()
-		if len(keys) == 0 {
-			continue
-		}
-		entries := make(map[string]entry, len(keys))
-		for _, k := range keys {
+		for _, k := range db.Keys() {
 			e := entry{Type: db.Type(k), TTL: db.TTL(k)}
 			var err error
 			switch e.Type {
@@ -139,27 +174,12 @@ func save(m *miniredis.Miniredis, path string) error {
 			if err != nil {
 				continue // gone or changed type since Keys
 			}
-			entries[k] = e
+			if err := enc.Encode(record{DB: i, Key: k, Entry: e}); err != nil {
+				return err
+			}
 		}
-		s.DBs[i] = entries
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), SnapshotFile+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := gob.NewEncoder(tmp).Encode(s); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }
 
 func load(m *miniredis.Miniredis, path string) error {
@@ -171,39 +191,64 @@ func load(m *miniredis.Miniredis, path string) error {
 		return err
 	}
 	defer f.Close()
-	var s snapshot
-	if err := gob.NewDecoder(f).Decode(&s); err != nil {
+	damaged := func(err error) error {
 		return fmt.Errorf("damaged snapshot (remove it to start empty): %w", err)
 	}
-	for i, entries := range s.DBs {
-		db := m.DB(i)
+	dec := gob.NewDecoder(bufio.NewReader(f))
+	var h header
+	if err := dec.Decode(&h); err != nil {
+		return damaged(err)
+	}
+	for i, entries := range h.DBs { // version 1
 		for k, e := range entries {
-			var err error
-			switch e.Type {
-			case "string":
-				err = db.Set(k, e.String)
-			case "list":
-				_, err = db.Push(k, e.List...)
-			case "set":
-				_, err = db.SetAdd(k, e.Set...)
-			case "zset":
-				for member, score := range e.ZSet {
-					if _, err = db.ZAdd(k, score, member); err != nil {
-						break
-					}
-				}
-			case "hash":
-				for f, v := range e.Hash {
-					db.HSet(k, f, v)
-				}
-			}
-			if err != nil {
-				return fmt.Errorf("key %q: %w", k, err)
-			}
-			if e.TTL > 0 {
-				db.SetTTL(k, e.TTL)
+			if err := restore(m.DB(i), k, e); err != nil {
+				return err
 			}
 		}
+	}
+	for h.Version >= 2 {
+		var r record
+		if err := dec.Decode(&r); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return damaged(err)
+		}
+		if r.DB < 0 || r.DB >= maxDBs {
+			return damaged(fmt.Errorf("database %d", r.DB))
+		}
+		if err := restore(m.DB(r.DB), r.Key, r.Entry); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restore writes one key back.
+func restore(db *miniredis.RedisDB, k string, e entry) error {
+	var err error
+	switch e.Type {
+	case "string":
+		err = db.Set(k, e.String)
+	case "list":
+		_, err = db.Push(k, e.List...)
+	case "set":
+		_, err = db.SetAdd(k, e.Set...)
+	case "zset":
+		for member, score := range e.ZSet {
+			if _, err = db.ZAdd(k, score, member); err != nil {
+				break
+			}
+		}
+	case "hash":
+		for f, v := range e.Hash {
+			db.HSet(k, f, v)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("key %q: %w", k, err)
+	}
+	if e.TTL > 0 {
+		db.SetTTL(k, e.TTL)
 	}
 	return nil
 }
