@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -26,6 +27,10 @@ const Usage = `usage: feria <command>
 
 // Run is the whole program: main only calls it. It returns when ctx ends
 // (SIGTERM/SIGINT) and everything has shut down.
+// EmbeddedMemoryLimit is the embedded mode's soft memory limit
+// (runtime/debug.SetMemoryLimit) when GOMEMLIMIT sets none.
+const EmbeddedMemoryLimit = 150 << 20
+
 func Run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return errors.New(Usage)
@@ -46,6 +51,13 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return health(ctx, cfg.HTTPAddr)
 	}
 	log := slog.New(slog.NewJSONHandler(stdout, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	if cfg.Embedded() && debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		// The embedded mode holds its data in this process (the in-process
+		// Redis, SQLite's cache): a soft limit makes the collector run
+		// before the heap doubles past it, unless the Go runtime's own
+		// GOMEMLIMIT says otherwise.
+		debug.SetMemoryLimit(EmbeddedMemoryLimit)
+	}
 	embeddedRedis := cfg.RedisURL == ""
 	if embeddedRedis && cmd == "worker" {
 		return errors.New("REDIS_URL: a separate worker process needs a shared Redis; set REDIS_URL, or run 'feria all' for the embedded mode")
