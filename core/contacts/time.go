@@ -105,30 +105,25 @@ func ParseRange(from, to string) (Range, error) {
 }
 
 // Split splits a range into what answers its total exactly: the whole UTC
-// days it covers (read from day buckets) and the parts of days at its two
-// ends (at most two edges, each within one UTC day, counted to the event).
-// An event anywhere in [From, To) lies in exactly one of them.
-func (r Range) Split() (days []time.Time, edges []Range) {
+// days it covers, [whole.From, whole.To) from midnight to midnight (read
+// from day buckets; empty when From equals To), and the parts of days at
+// its two ends (at most two edges, each within one UTC day, counted to the
+// event). An event anywhere in [From, To) lies in exactly one of them.
+func (r Range) Split() (whole Range, edges []Range) {
 	if !r.From.Before(r.To) {
-		return nil, nil
+		return Range{}, nil
 	}
 	first, last := Day.Ceil(r.From), Day.Floor(r.To)
 	if first.After(last) { // both ends inside one day
-		return nil, []Range{r}
+		return Range{}, []Range{r}
 	}
 	if r.From.Before(first) {
 		edges = append(edges, Range{From: r.From, To: first})
 	}
-	if n := int(last.Sub(first) / (24 * time.Hour)); n > 0 {
-		days = make([]time.Time, n)
-		for i := range days {
-			days[i] = first.Add(time.Duration(i) * 24 * time.Hour)
-		}
-	}
 	if last.Before(r.To) {
 		edges = append(edges, Range{From: last, To: r.To})
 	}
-	return days, edges
+	return Range{From: first, To: last}, edges
 }
 
 // WindowSpec is a trailing time window: Last intervals of Unit, the last one

@@ -75,31 +75,30 @@ func TestParseRange(t *testing.T) {
 
 func TestSplit(t *testing.T) {
 	rg := func(from, to string) Range { return Range{From: ts(from), To: ts(to)} }
-	days, edges := rg("2026-11-19T22:30:15Z", "2026-11-22T02:00:01Z").Split()
-	wantDays := []time.Time{ts("2026-11-20T00:00:00Z"), ts("2026-11-21T00:00:00Z")}
+	whole, edges := rg("2026-11-19T22:30:15Z", "2026-11-22T02:00:01Z").Split()
 	wantEdges := []Range{rg("2026-11-19T22:30:15Z", "2026-11-20T00:00:00Z"), rg("2026-11-22T00:00:00Z", "2026-11-22T02:00:01Z")}
-	if !reflect.DeepEqual(days, wantDays) || !reflect.DeepEqual(edges, wantEdges) {
-		t.Fatalf("Split = %v, %v", days, edges)
+	if whole != rg("2026-11-20T00:00:00Z", "2026-11-22T00:00:00Z") || !reflect.DeepEqual(edges, wantEdges) {
+		t.Fatalf("Split = %v, %v", whole, edges)
 	}
-	days, edges = rg("2026-11-20T10:00:00Z", "2026-11-20T10:00:00Z").Split()
-	if len(days)+len(edges) != 0 {
-		t.Fatalf("empty range splits into %v %v", days, edges)
+	whole, edges = rg("2026-11-20T10:00:00Z", "2026-11-20T10:00:00Z").Split()
+	if whole.From.Before(whole.To) || len(edges) != 0 {
+		t.Fatalf("empty range splits into %v %v", whole, edges)
 	}
-	days, edges = rg("2026-11-20T10:15:00Z", "2026-11-20T10:20:00Z").Split()
-	if len(days) != 0 || !reflect.DeepEqual(edges, []Range{rg("2026-11-20T10:15:00Z", "2026-11-20T10:20:00Z")}) {
-		t.Fatalf("inside one day: %v %v", days, edges)
+	whole, edges = rg("2026-11-20T10:15:00Z", "2026-11-20T10:20:00Z").Split()
+	if whole.From.Before(whole.To) || !reflect.DeepEqual(edges, []Range{rg("2026-11-20T10:15:00Z", "2026-11-20T10:20:00Z")}) {
+		t.Fatalf("inside one day: %v %v", whole, edges)
 	}
-	days, edges = rg("2026-11-20T00:00:00Z", "2026-11-20T10:20:00Z").Split()
-	if len(days) != 0 || !reflect.DeepEqual(edges, []Range{rg("2026-11-20T00:00:00Z", "2026-11-20T10:20:00Z")}) {
-		t.Fatalf("from midnight: %v %v", days, edges)
+	whole, edges = rg("2026-11-20T00:00:00Z", "2026-11-20T10:20:00Z").Split()
+	if whole.From.Before(whole.To) || !reflect.DeepEqual(edges, []Range{rg("2026-11-20T00:00:00Z", "2026-11-20T10:20:00Z")}) {
+		t.Fatalf("from midnight: %v %v", whole, edges)
 	}
-	days, edges = rg("2025-11-20T00:00:00Z", "2026-11-20T00:00:00Z").Split()
-	if len(days) != 365 || len(edges) != 0 {
-		t.Fatalf("a year: %d days %d edges", len(days), len(edges))
+	whole, edges = rg("2025-11-20T00:00:00Z", "2026-11-20T00:00:00Z").Split()
+	if whole.To.Sub(whole.From) != 365*24*time.Hour || len(edges) != 0 {
+		t.Fatalf("a year: %v %d edges", whole, len(edges))
 	}
-	days, edges = rg("2026-11-19T12:00:00Z", "2026-11-20T12:00:00Z").Split()
-	if len(days) != 0 || len(edges) != 2 {
-		t.Fatalf("a day across midnight: %v %v", days, edges)
+	whole, edges = rg("2026-11-19T12:00:00Z", "2026-11-20T12:00:00Z").Split()
+	if whole.From.Before(whole.To) || len(edges) != 2 {
+		t.Fatalf("a day across midnight: %v %v", whole, edges)
 	}
 }
 

@@ -296,7 +296,7 @@ type op struct {
 // answer.
 func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.Answer, error) {
 	out := contactsport.Answer{Series: make([][]int64, len(q.Series)), Spans: make([]int64, len(q.Spans)), Known: make([]bool, len(q.Known))}
-	spans := make([][]time.Time, len(q.Spans))
+	wholes := make([]contacts.Range, len(q.Spans))
 	var edges [][]contacts.Range
 	if len(q.Spans) > 0 {
 		edges = make([][]contacts.Range, len(q.Spans))
@@ -307,8 +307,8 @@ func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.An
 		size += 3 * len(sr.Starts)
 	}
 	for i, sp := range q.Spans {
-		spans[i], edges[i] = sp.Range.Split()
-		size += 3*len(spans[i]) + 4*len(edges[i])
+		wholes[i], edges[i] = sp.Range.Split()
+		size += 2 * (2 + 31) // at most an HMGET of a month's days at either end
 	}
 	size += 2 * len(q.Known)
 	// args backs every command's arguments; its capacity is an upper
@@ -317,25 +317,14 @@ func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.An
 	ops := make([]op, 0, 64)
 	buf := make([]byte, 0, 128)
 	pipe := s.rdb.Pipeline()
-	// buckets queues HMGETs of consecutive starts, one per hash; a span's
-	// whole month is its hash's HVALS (the hash holds only that month's
-	// days), which names no field.
+	// buckets queues HMGETs of consecutive starts, one per hash.
 	buckets := func(what, i int, k contacts.Kind, sub contacts.Subject, u contacts.Unit, starts []time.Time) {
 		base := len(s.appendBase(buf[:0], k, sub))
 		buf = buf[:base]
 		prevY, prevM, prevD := -1, time.Month(0), -1
 		first := 0
 		flush := func(j int) {
-			n := j - first
-			cmdArgs := args[len(args)-(2+n) : len(args) : len(args)]
-			if what == opSpanDays && n == daysIn(prevY, prevM) {
-				args = args[:len(args)-n] // the fields go unsent
-				cmd := redis.NewStringSliceCmd(ctx, "hvals", cmdArgs[1])
-				_ = pipe.Process(ctx, cmd)
-				ops = append(ops, op{what: what, i: i, cmd: cmd})
-				return
-			}
-			ops = append(ops, op{what: what, i: i, j: first, cmd: hmget(ctx, pipe, cmdArgs)})
+			ops = append(ops, op{what: what, i: i, j: first, cmd: hmget(ctx, pipe, args[len(args)-(2+j-first):len(args):len(args)])})
 		}
 		for j, t := range starts {
 			t = t.UTC()
@@ -367,7 +356,33 @@ func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.An
 		buckets(opSeries, i, sr.Kind, sr.Subject, sr.Unit, sr.Starts)
 	}
 	for i, sp := range q.Spans {
-		buckets(opSpanDays, i, sp.Kind, sp.Subject, contacts.Day, spans[i])
+		// The whole days month by month: a whole month is its hash's HVALS
+		// (the hash holds that month's days only), which names no field; a
+		// part of a month at either end, an HMGET of its days.
+		base := len(s.appendBase(buf[:0], sp.Kind, sp.Subject))
+		to := wholes[i].To.UTC()
+		for t := wholes[i].From.UTC(); t.Before(to); {
+			y, m, d := t.Date()
+			next := time.Date(y, m+1, 1, 0, 0, 0, 0, time.UTC)
+			end := next
+			if to.Before(next) {
+				end = to
+			}
+			key := string(appendMonth(append(buf[:base], monthHash...), y, m))
+			if d == 1 && end.Equal(next) {
+				cmd := redis.NewStringSliceCmd(ctx, "hvals", key)
+				_ = pipe.Process(ctx, cmd)
+				ops = append(ops, op{what: opSpanDays, i: i, cmd: cmd})
+			} else {
+				from := len(args)
+				args = append(args, "hmget", key)
+				for day := d; day <= end.Add(-time.Hour).Day(); day++ {
+					args = append(args, dayFieldArgs[day])
+				}
+				ops = append(ops, op{what: opSpanDays, i: i, cmd: hmget(ctx, pipe, args[from:len(args):len(args)])})
+			}
+			t = end
+		}
 		for _, e := range edges[i] {
 			y, m, d := e.From.UTC().Date()
 			buf = appendDay(append(s.appendBase(buf[:0], sp.Kind, sp.Subject), dayEvents...), y, m, d)
@@ -443,9 +458,6 @@ func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.An
 	}
 	return out, nil
 }
-
-// daysIn is the number of days of a month.
-func daysIn(y int, m time.Month) int { return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day() }
 
 // hmget queues an HMGET whose arguments (name, key, fields) are args.
 func hmget(ctx context.Context, pipe redis.Pipeliner, args []any) *redis.SliceCmd {

@@ -175,3 +175,40 @@ func TestSlot(t *testing.T) {
 		}
 	}
 }
+
+// A total over whole months and parts of months counts the same whatever
+// the offset its bounds were written in: the whole days are UTC days, a
+// whole month one HVALS, the months at either end their days, the edges
+// their events.
+func TestTotalAcrossMonthsInAnyOffset(t *testing.T) {
+	ctx := context.Background()
+	for name, open := range redises() {
+		t.Run(name, func(t *testing.T) {
+			s := contactsredis.New(open(t), fmt.Sprintf("test:contacts:months:%d:", seq.Add(1)))
+			// An event every 7 hours from mid-January to mid-April.
+			start := time.Date(2026, 1, 14, 5, 0, 0, 0, time.UTC)
+			var events []contacts.Event
+			for i := 0; i < 300; i++ {
+				events = append(events, contacts.Event{ID: fmt.Sprint("m", i), ItemID: "MLA1", SellerID: 9, Kind: contacts.Question,
+					Date: start.Add(time.Duration(i) * 7 * time.Hour)})
+			}
+			if _, err := s.Add(ctx, events); err != nil {
+				t.Fatal(err)
+			}
+			from, to := time.Date(2026, 1, 20, 13, 30, 0, 0, time.UTC), time.Date(2026, 4, 2, 9, 15, 0, 0, time.UTC)
+			var want int64
+			for _, e := range events {
+				if !e.Date.Before(from) && e.Date.Before(to) {
+					want++
+				}
+			}
+			minus3 := time.FixedZone("-03", -3*3600)
+			for _, rg := range []contacts.Range{{From: from, To: to}, {From: from.In(minus3), To: to.In(minus3)}} {
+				ans, err := s.Read(ctx, contactsport.Query{Spans: []contactsport.Span{{Kind: contacts.Question, Subject: contacts.ItemSubject("MLA1"), Range: rg}}})
+				if err != nil || ans.Spans[0] != want {
+					t.Errorf("total over %v = %v (%v), want %d", rg, ans.Spans, err, want)
+				}
+			}
+		})
+	}
+}
