@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"sync/atomic"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/minio/minio-go/v7"
@@ -102,7 +103,9 @@ func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.
 	return a, nil
 }
 
-func (a *anchors) close() { a.app.Shutdown() } //nolint:errcheck // best effort
+// close stops the anchor app; the clients' idle keep-alive connections
+// would hold a plain Shutdown forever.
+func (a *anchors) close() { a.app.ShutdownWithTimeout(2 * time.Second) } //nolint:errcheck // best effort
 
 func (a *anchors) pk() error {
 	_, err := do("GET", a.base+"/pk/"+compatItem, nil, 200)
