@@ -36,6 +36,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -310,6 +311,7 @@ func run(o options) error {
 			fmt.Println("settle: CHECKPOINT:", err)
 		}
 		syscall.Sync()
+		runtime.GC() // the load clients' garbage, not the next path's
 		time.Sleep(time.Second)
 	}
 	err = measure(r, p, a, settle)
@@ -388,6 +390,11 @@ func measure(r *report, p *paths, a *anchors, settle func()) error {
 	for _, rw := range r.rows {
 		settle()
 		rate := rw.res.rate() / 2
+		// The open loop warms up at its rate first (its connections, the
+		// client's own heap), as every closed-loop run does.
+		if _, _, err := openLoop(rate, o.warm, rw.feria(p)); err != nil {
+			return fmt.Errorf("warm-up of %s at half load: %w", rw.name, err)
+		}
 		s, dropped, err := openLoop(rate, o.half, rw.feria(p))
 		if err != nil {
 			return fmt.Errorf("%s at half load: %w", rw.name, err)
