@@ -25,12 +25,12 @@ const Usage = `usage: feria <command>
   health   exit 0 when the API of this environment's HTTP_ADDR answers /health/live (a container's health check)
   help     this text and every environment variable (also -h, --help)`
 
-// Run is the whole program: main only calls it. It returns when ctx ends
-// (SIGTERM/SIGINT) and everything has shut down.
 // EmbeddedMemoryLimit is the embedded mode's soft memory limit
 // (runtime/debug.SetMemoryLimit) when GOMEMLIMIT sets none.
 const EmbeddedMemoryLimit = 150 << 20
 
+// Run is the whole program: main only calls it. It returns when ctx ends
+// (SIGTERM/SIGINT) and everything has shut down.
 func Run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return errors.New(Usage)

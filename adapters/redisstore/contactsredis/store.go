@@ -291,9 +291,9 @@ type op struct {
 // Read answers a query with one pipeline: one HMGET per hash a series or a
 // span's whole days touch (fields are consecutive buckets), one ZCOUNT per
 // partial day at a span's ends (exact to the microsecond), one MGET of the
-// known marks asked (on a cluster one EXISTS per subject). Keys and fields are built from digits into one buffer and
-// the commands' arguments share one slice: nothing per bucket but its
-// answer.
+// known marks asked (on a cluster one EXISTS per subject). Keys and fields
+// are built from digits into one buffer and the commands' arguments share
+// one slice: nothing per bucket but its answer.
 func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.Answer, error) {
 	out := contactsport.Answer{Series: make([][]int64, len(q.Series)), Spans: make([]int64, len(q.Spans)), Known: make([]bool, len(q.Known))}
 	wholes := make([]contacts.Range, len(q.Spans))
@@ -319,8 +319,8 @@ func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.An
 	pipe := s.rdb.Pipeline()
 	// buckets queues HMGETs of consecutive starts, one per hash.
 	buckets := func(what, i int, k contacts.Kind, sub contacts.Subject, u contacts.Unit, starts []time.Time) {
-		base := len(s.appendBase(buf[:0], k, sub))
-		buf = buf[:base]
+		buf = s.appendBase(buf[:0], k, sub)
+		base := len(buf)
 		prevY, prevM, prevD := -1, time.Month(0), -1
 		first := 0
 		flush := func(j int) {
@@ -359,7 +359,8 @@ func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.An
 		// The whole days month by month: a whole month is its hash's HVALS
 		// (the hash holds that month's days only), which names no field; a
 		// part of a month at either end, an HMGET of its days.
-		base := len(s.appendBase(buf[:0], sp.Kind, sp.Subject))
+		buf = s.appendBase(buf[:0], sp.Kind, sp.Subject)
+		base := len(buf)
 		to := wholes[i].To.UTC()
 		for t := wholes[i].From.UTC(); t.Before(to); {
 			y, m, d := t.Date()

@@ -202,8 +202,8 @@ func (s *Store) DisableItem(ctx context.Context, itemID string) (bool, error) {
 	return n == 1, nil
 }
 
-// ItemEnabled reports whether the item has a row: a hot read (every GET
-// /items/{id} asks it), prepared once per connection.
+// ItemEnabled reports whether the item has a row. (GET /items/{id} reads
+// the same row in its own statement: catalogdb's selfServiceSQL.)
 func (s *Store) ItemEnabled(ctx context.Context, itemID string) (bool, error) {
 	var ok bool
 	err := sqlstore.QueryRow(ctx, s.db, `SELECT EXISTS (SELECT 1 FROM flex_items WHERE item_id = $1)`, itemID).Scan(&ok)
