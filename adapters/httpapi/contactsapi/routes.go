@@ -81,24 +81,6 @@ type msgAppTotalJSON struct {
 	UserID   string `json:"user_id,omitempty"`
 }
 
-// windowJSON is a time-window result; Last is a string in messaging-app
-// answers, as the spec shows it.
-type windowJSON struct {
-	ItemID   string       `json:"item_id,omitempty"`
-	UserID   string       `json:"user_id,omitempty"`
-	Total    int64        `json:"total"`
-	DateFrom string       `json:"date_from"`
-	DateTo   string       `json:"date_to"`
-	Last     any          `json:"last"`
-	Unit     string       `json:"unit"`
-	Results  []resultJSON `json:"results"`
-}
-
-type resultJSON struct {
-	Date  string `json:"date"`
-	Total int64  `json:"total"`
-}
-
 func subjectIDs(s contacts.Subject) (item, user string) {
 	if s.Item != "" {
 		return s.Item, ""
@@ -116,35 +98,6 @@ func totalOut(t contacts.Total) any {
 		return msgAppTotalJSON{Total: t.Total, DateFrom: from, DateTo: to, ItemID: item, UserID: user}
 	}
 	return questionTotalJSON{DateFrom: from, DateTo: to, ItemID: item, UserID: user, Total: t.Total}
-}
-
-func windowOut(w contacts.Window, dates []string) windowJSON {
-	item, user := subjectIDs(w.Subject)
-	out := windowJSON{ItemID: item, UserID: user, Total: w.Total, DateFrom: contacts.FormatDate(w.From),
-		DateTo: contacts.FormatDate(w.To), Last: w.Last, Unit: string(w.Unit), Results: make([]resultJSON, len(w.Results))}
-	if w.Kind == contacts.MsgApp {
-		out.Last = strconv.Itoa(w.Last)
-	}
-	for i, r := range w.Results {
-		out.Results[i] = resultJSON{Date: dates[i], Total: r.Total}
-	}
-	return out
-}
-
-// resultDates formats the interval starts of w once, or reuses those of
-// shared, the dates of another window of the same request: one request's
-// windows share their intervals (a 50-id window would otherwise format the
-// same 30 dates 50 times).
-func resultDates(w contacts.Window, shared *contacts.Window, dates []string) []string {
-	if shared != nil && dates != nil && len(w.Results) == len(shared.Results) && w.Unit == shared.Unit &&
-		w.From.Equal(shared.From) && (len(w.Results) == 0 || w.Results[0].Start.Equal(shared.Results[0].Start)) {
-		return dates
-	}
-	dates = make([]string, len(w.Results))
-	for i, r := range w.Results {
-		dates[i] = contacts.FormatDate(r.Start)
-	}
-	return dates
 }
 
 func totalQuery(c *fiber.Ctx, k contacts.Kind) contactsport.TotalQuery {
@@ -182,7 +135,7 @@ func (h handlers) userWindow(k contacts.Kind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		return c.JSON(windowOut(w, resultDates(w, nil, nil)))
+		return sendWindows(c, []contacts.Window{w}, true)
 	}
 }
 
@@ -210,10 +163,7 @@ func (h handlers) itemWindow(k contacts.Kind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		if !multi {
-			return c.JSON(windowOut(ws[0], resultDates(ws[0], nil, nil)))
-		}
-		return c.JSON(windowsOut(ws))
+		return sendWindows(c, ws, !multi)
 	}
 }
 
@@ -226,18 +176,8 @@ func (h handlers) multiWindow(k contacts.Kind) fiber.Handler {
 		if err != nil {
 			return err
 		}
-		return c.JSON(windowsOut(ws))
+		return sendWindows(c, ws, false)
 	}
-}
-
-func windowsOut(ws []contacts.Window) []windowJSON {
-	out := make([]windowJSON, len(ws))
-	var dates []string
-	for i, w := range ws {
-		dates = resultDates(w, &ws[0], dates)
-		out[i] = windowOut(w, dates)
-	}
-	return out
 }
 
 // queryGiven tells an absent parameter from an empty one.
