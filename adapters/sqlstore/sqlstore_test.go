@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/adapters/sqlstore/migrations"
@@ -55,5 +56,27 @@ func TestDatabases(t *testing.T) {
 				t.Fatalf("missing row: %v; want no rows", err)
 			}
 		})
+	}
+}
+
+// TestTimeScansBothDrivers: the timestamp scanner of the hand-scanned hot
+// reads reads what each database answers for the same stored instant.
+func TestTimeScansBothDrivers(t *testing.T) {
+	want := time.Date(2026, 1, 2, 3, 4, 5, 123456000, time.UTC)
+	for _, src := range []any{want.In(time.FixedZone("ART", -3*3600)), "2026-01-02 03:04:05.123456+00:00",
+		[]byte("2026-01-02 00:04:05.123456-03:00"), "2026-01-02T03:04:05.123456Z"} {
+		var got sqlstore.Time
+		if err := got.Scan(src); err != nil || !got.Equal(want) || got.Location() != time.UTC {
+			t.Fatalf("Scan(%v) = %v, %v", src, got.Time, err)
+		}
+	}
+	var zero sqlstore.Time
+	if err := zero.Scan(nil); err != nil || !zero.IsZero() {
+		t.Fatalf("Scan(nil) = %v, %v", zero.Time, err)
+	}
+	for _, bad := range []any{"yesterday", 42} {
+		if err := zero.Scan(bad); err == nil {
+			t.Fatalf("Scan(%v) accepted", bad)
+		}
 	}
 }

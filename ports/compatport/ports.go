@@ -47,6 +47,14 @@ type Claimed struct {
 	Claims int
 }
 
+// Listing is what the list of an item's compatibilities reads.
+type Listing struct {
+	SellerID int64
+	// UniversalDomainIDs is non-nil for a universal item.
+	UniversalDomainIDs []string
+	Compatibilities    []Claimed
+}
+
 // List is the list answer of an item's compatibilities.
 type List struct {
 	Entries []Entry
@@ -162,9 +170,11 @@ type Store interface {
 	// Claims counts, per compatibility, the orders with a claim whose
 	// snapshot confirmed it.
 	Claims(ctx context.Context, compatIDs []string) (map[string]int, error)
-	// ClaimedCompatibilities lists an item's compatibilities as
-	// Compatibilities does, each with its Claims count, in one read.
-	ClaimedCompatibilities(ctx context.Context, itemID string) ([]Claimed, error)
+	// Listing reads what the list of an item's compatibilities answers, in
+	// one read: the item's seller, its universal domains and its
+	// compatibilities as Compatibilities lists them, each with its Claims
+	// count; ErrNotFound when there is no such item.
+	Listing(ctx context.Context, itemID string) (Listing, error)
 	// Suggestions returns the product ids compatible with other active items
 	// sharing the item's catalog_product_id or part_number that the item
 	// lacks, with the domain of each.

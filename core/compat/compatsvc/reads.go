@@ -25,26 +25,27 @@ func (s *Service) entries(ctx context.Context, cs []compat.Compatibility) ([]com
 	return out, nil
 }
 
-// List lists an item's compatibilities.
+// List lists an item's compatibilities: the item, its state and its
+// compatibilities with their claims are one read of the store (a hot path:
+// issue 17), checked as owned checks.
 func (s *Service) List(ctx context.Context, itemID string) (compatport.List, error) {
 	var l compatport.List
-	if _, err := s.owned(ctx, itemID); err != nil {
+	if err := validItemID(itemID); err != nil {
 		return l, err
 	}
-	st, err := s.store.State(ctx, itemID)
+	got, err := s.store.Listing(ctx, itemID)
 	if err != nil {
-		return l, internal(err)
+		return l, itemErr(itemID, err)
 	}
-	cs, err := s.store.ClaimedCompatibilities(ctx, itemID)
-	if err != nil {
-		return l, internal(err)
+	if err := sells(ctx, itemID, got.SellerID); err != nil {
+		return l, err
 	}
-	l.Entries = make([]compatport.Entry, len(cs))
-	for i, c := range cs {
+	l.Entries = make([]compatport.Entry, len(got.Compatibilities))
+	for i, c := range got.Compatibilities {
 		l.Entries[i] = compatport.Entry{Compatibility: c.Compatibility, Reputation: compat.ReputationOf(c.Claims)}
 	}
-	if st.Universal {
-		l.UniversalDomains = append([]string{}, st.UniversalDomainIDs...)
+	if got.UniversalDomainIDs != nil {
+		l.UniversalDomains = append([]string{}, got.UniversalDomainIDs...)
 	}
 	return l, nil
 }

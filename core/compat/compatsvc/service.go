@@ -83,17 +83,26 @@ func (s *Service) inItem(ctx context.Context, itemID string, fn func(ctx context
 
 // item reads an item by its path id: 400 badly formatted, 404 absent.
 func (s *Service) item(ctx context.Context, id string) (compat.Item, error) {
-	if !compat.ValidItemID(id) {
-		return compat.Item{}, compat.ErrBadFormat.WithCause("item_id", "item id "+id+" is badly formatted")
+	if err := validItemID(id); err != nil {
+		return compat.Item{}, err
 	}
 	it, err := s.store.Item(ctx, id)
+	return it, itemErr(id, err)
+}
+
+// itemErr is 404 for an item the store does not have.
+func itemErr(id string, err error) error {
 	if errors.Is(err, compatport.ErrNotFound) {
-		return it, compat.ErrItemNotFound.Withf("item %s not found", id)
+		return compat.ErrItemNotFound.Withf("item %s not found", id)
 	}
-	if err != nil {
-		return it, internal(err)
+	return internal0(err)
+}
+
+func validItemID(id string) error {
+	if !compat.ValidItemID(id) {
+		return compat.ErrBadFormat.WithCause("item_id", "item id "+id+" is badly formatted")
 	}
-	return it, nil
+	return nil
 }
 
 // owned reads an item and checks that the caller sells it (403 otherwise).
@@ -102,11 +111,15 @@ func (s *Service) owned(ctx context.Context, id string) (compat.Item, error) {
 	if err != nil {
 		return it, err
 	}
-	c, ok := kernel.CallerFrom(ctx)
-	if !ok || c.UserID != it.SellerID {
-		return it, compat.ErrNotSeller.Withf("the caller has no permission on item %s", id)
+	return it, sells(ctx, id, it.SellerID)
+}
+
+// sells checks that the caller is the item's seller: 403 otherwise.
+func sells(ctx context.Context, itemID string, sellerID int64) error {
+	if c, ok := kernel.CallerFrom(ctx); !ok || c.UserID != sellerID {
+		return compat.ErrNotSeller.Withf("the caller has no permission on item %s", itemID)
 	}
-	return it, nil
+	return nil
 }
 
 // domain reads a catalog domain: 404 absent.

@@ -615,11 +615,21 @@ func (m *Memory) MarkJobDone(_ context.Context, id string, _ time.Time) (bool, e
 	return true, nil
 }
 
-// ClaimedCompatibilities is Compatibilities with each one's Claims.
-func (m *Memory) ClaimedCompatibilities(ctx context.Context, itemID string) ([]compatport.Claimed, error) {
+// Listing is the item's seller and state with Compatibilities, each with
+// its Claims.
+func (m *Memory) Listing(ctx context.Context, itemID string) (compatport.Listing, error) {
+	var l compatport.Listing
+	it, err := m.Item(ctx, itemID)
+	if err != nil {
+		return l, err
+	}
+	st, err := m.State(ctx, itemID)
+	if err != nil {
+		return l, err
+	}
 	cs, err := m.Compatibilities(ctx, itemID)
 	if err != nil {
-		return nil, err
+		return l, err
 	}
 	ids := make([]string, len(cs))
 	for i, c := range cs {
@@ -627,11 +637,14 @@ func (m *Memory) ClaimedCompatibilities(ctx context.Context, itemID string) ([]c
 	}
 	claims, err := m.Claims(ctx, ids)
 	if err != nil {
-		return nil, err
+		return l, err
 	}
-	out := make([]compatport.Claimed, len(cs))
+	l.SellerID, l.Compatibilities = it.SellerID, make([]compatport.Claimed, len(cs))
+	if st.Universal {
+		l.UniversalDomainIDs = st.UniversalDomainIDs
+	}
 	for i, c := range cs {
-		out[i] = compatport.Claimed{Compatibility: c, Claims: claims[c.ID]}
+		l.Compatibilities[i] = compatport.Claimed{Compatibility: c, Claims: claims[c.ID]}
 	}
-	return out, nil
+	return l, nil
 }

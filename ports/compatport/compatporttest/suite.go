@@ -51,6 +51,7 @@ func TestStore(t *testing.T, newEnv func(t testing.TB) Env) {
 		{"Rollback", testRollback},
 		{"State", testState},
 		{"SnapshotsAndClaims", testSnapshots},
+		{"Listing", testListing},
 		{"Suggestions", testSuggestions},
 		{"Jobs", testJobs},
 	}
@@ -341,6 +342,52 @@ func testState(t *testing.T, e Env) {
 	}
 }
 
+// testListing: the list's one read answers the item's seller, its
+// universal domains only when universal, and every column of its
+// compatibilities as stored, by creation then by vehicle.
+func testListing(t *testing.T, e Env) {
+	if _, err := e.Store.Listing(ctx, "MLA1100"); !errors.Is(err, compatport.ErrNotFound) {
+		t.Fatalf("unknown item: %v", err)
+	}
+	world(t, e)
+	l, err := e.Store.Listing(ctx, "MLA1100")
+	must(t, err)
+	if l.SellerID != 123 || l.UniversalDomainIDs != nil || len(l.Compatibilities) != 0 {
+		t.Fatalf("listing of an item with nothing = %+v", l)
+	}
+	must(t, e.Store.PutState(ctx, compat.State{ItemID: "MLA1100", Universal: true, UniversalDomainIDs: []string{}}))
+	if l, _ = e.Store.Listing(ctx, "MLA1100"); l.UniversalDomainIDs == nil || len(l.UniversalDomainIDs) != 0 {
+		t.Fatalf("universal in no domain = %#v", l.UniversalDomainIDs)
+	}
+	must(t, e.Store.PutState(ctx, compat.State{ItemID: "MLA1100", Universal: true, UniversalDomainIDs: []string{"MLA-CARS_AND_VANS"}}))
+	if l, _ = e.Store.Listing(ctx, "MLA1100"); !reflect.DeepEqual(l.UniversalDomainIDs, []string{"MLA-CARS_AND_VANS"}) {
+		t.Fatalf("universal domains = %#v", l.UniversalDomainIDs)
+	}
+	must(t, e.Store.PutState(ctx, compat.State{ItemID: "MLA1100", UniversalDomainIDs: []string{"MLA-CARS_AND_VANS"}}))
+	at := time.Date(2026, 11, 20, 12, 0, 0, 123456000, time.UTC)
+	first := newCompat("c9", "MLA103", at.Add(-time.Minute))
+	first.Note, first.NoteStatus, first.CreationSource = "only the 1.6", compat.NotePending, compat.CreationCopy
+	first.LastUpdated = at.Add(time.Hour)
+	first.Restrictions = []compat.Restriction{{AttributeID: "POSITION", AttributeCode: 7, AttributeValues: []compat.RestrictionSet{{Values: []compat.RestrictionVal{{ValueID: "1", ValueName: "Front", ValueCode: 3}}}}}}
+	_, err = e.Store.AddCompatibilities(ctx, []compat.Compatibility{newCompat("c2", "MLA102", at), newCompat("c1", "MLA101", at), first})
+	must(t, err)
+	l, err = e.Store.Listing(ctx, "MLA1100")
+	must(t, err)
+	if l.UniversalDomainIDs != nil || len(l.Compatibilities) != 3 {
+		t.Fatalf("listing = %+v", l)
+	}
+	want := []compat.Compatibility{first, newCompat("c1", "MLA101", at), newCompat("c2", "MLA102", at)}
+	for i, w := range want {
+		got := l.Compatibilities[i]
+		if got.Claims != 0 || got.ProductName == "" || got.ID != w.ID || got.ItemID != w.ItemID || got.DomainID != w.DomainID ||
+			got.ProductID != w.ProductID || got.Source != w.Source || got.CreationSource != w.CreationSource || got.Note != w.Note ||
+			got.NoteStatus != w.NoteStatus || !reflect.DeepEqual(got.Restrictions, w.Restrictions) ||
+			!got.DateCreated.Equal(w.DateCreated) || !got.LastUpdated.Equal(w.LastUpdated) || got.DateCreated.Location() != time.UTC {
+			t.Fatalf("compatibility %d = %+v, want %+v", i, got, w)
+		}
+	}
+}
+
 func testSnapshots(t *testing.T, e Env) {
 	world(t, e)
 	e.Seed.User(t, 456)
@@ -379,8 +426,9 @@ func testSnapshots(t *testing.T, e Env) {
 	if !reflect.DeepEqual(claims, map[string]int{"c1": 3}) {
 		t.Fatalf("claims = %v", claims)
 	}
-	claimed, err := e.Store.ClaimedCompatibilities(ctx, "MLA1100")
+	listing, err := e.Store.Listing(ctx, "MLA1100")
 	must(t, err)
+	claimed := listing.Compatibilities
 	if len(claimed) != 2 || claimed[0].ID != "c1" || claimed[0].Claims != 3 || claimed[0].Note != "n" || claimed[0].ProductName == "" ||
 		claimed[1].ID != "c2" || claimed[1].Claims != 0 {
 		t.Fatalf("claimed compatibilities = %+v", claimed)
