@@ -124,11 +124,6 @@ var listingSQL = `SELECT i.seller_id, COALESCE(st.universal, false), COALESCE(st
 // Claims, in one statement.
 func (s *Store) Listing(ctx context.Context, itemID string) (compatport.Listing, error) {
 	var l compatport.Listing
-	rows, err := sqlstore.Query(ctx, s.db, listingSQL, itemID)
-	if err != nil {
-		return l, wrap("listing", err)
-	}
-	defer rows.Close()
 	var (
 		universal bool
 		domains   string
@@ -137,23 +132,19 @@ func (s *Store) Listing(ctx context.Context, itemID string) (compatport.Listing,
 		updated   sqlstore.Time
 		found     bool
 	)
-	for rows.Next() {
-		if err := rows.Scan(&l.SellerID, &universal, &domains, &r.ID, &r.ItemID, &r.DomainID, &r.ProductID, &r.Source,
-			&r.CreationSource, &r.Note, &r.NoteStatus, &r.Restrictions, &created, &updated, &r.ProductName, &r.Claims); err != nil {
-			return l, wrap("listing", err)
-		}
+	dest := []any{&l.SellerID, &universal, &domains, &r.ID, &r.ItemID, &r.DomainID, &r.ProductID, &r.Source,
+		&r.CreationSource, &r.Note, &r.NoteStatus, &r.Restrictions, &created, &updated, &r.ProductName, &r.Claims}
+	err := sqlstore.Each(ctx, s.db, dest, func() error {
 		found = true
 		if r.ID == "" { // the item's one row when it has no compatibility
-			continue
+			return nil
 		}
 		r.DateCreated, r.LastUpdated = created.Time, updated.Time
 		c, err := r.compat()
-		if err != nil {
-			return l, err
-		}
 		l.Compatibilities = append(l.Compatibilities, compatport.Claimed{Compatibility: c, Claims: r.Claims})
-	}
-	if err := rows.Err(); err != nil {
+		return err
+	}, listingSQL, itemID)
+	if err != nil {
 		return l, wrap("listing", err)
 	}
 	if !found {
@@ -167,7 +158,7 @@ func (s *Store) Listing(ctx context.Context, itemID string) (compatport.Listing,
 			l.UniversalDomainIDs = []string{}
 		}
 	}
-	return l, wrap("listing", rows.Close())
+	return l, nil
 }
 
 // Compatibility reads one compatibility of an item.

@@ -386,6 +386,15 @@ func testListing(t *testing.T, e Env) {
 			t.Fatalf("compatibility %d = %+v, want %+v", i, got, w)
 		}
 	}
+	// Read inside a transaction (another driver path on PostgreSQL): the
+	// same listing.
+	must(t, e.Tx.RunInTx(ctx, func(ctx context.Context) error {
+		in, err := e.Store.Listing(ctx, "MLA1100")
+		if err == nil && !reflect.DeepEqual(in, l) {
+			t.Errorf("listing in a transaction = %+v, want %+v", in, l)
+		}
+		return err
+	}))
 }
 
 func testSnapshots(t *testing.T, e Env) {
