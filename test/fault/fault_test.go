@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime/multipart"
 	"net/http/httptest"
@@ -20,7 +21,10 @@ import (
 
 	"github.com/feria/feria/adapters/blobstore/fsblob"
 	"github.com/feria/feria/adapters/blobstore/s3blob"
+	"github.com/feria/feria/adapters/sqlstore"
+	"github.com/feria/feria/adapters/sqlstore/compatdb"
 	"github.com/feria/feria/ports/blobport"
+	"github.com/feria/feria/ports/compatport"
 	"github.com/feria/feria/ports/fiscalport"
 	"github.com/feria/feria/test/apptest"
 	"github.com/feria/feria/test/testenv"
@@ -312,5 +316,42 @@ func TestMinIOFrozen(t *testing.T) {
 	l := a.Do("GET", "/packs/1001/fiscal_documents?access_token=tok-201", nil)
 	if len(files) != 1 || !strings.Contains(string(l.Body), "after.pdf") || strings.Contains(string(l.Body), "frozen.pdf") {
 		t.Fatalf("after the janitor: files %v, documents %s; want only after.pdf's file", files, l.Body)
+	}
+}
+
+// TestPostgresRestartUnderNativeReads: a hot read scanned from pgx's own
+// rows (sqlstore.Each, the compatibilities list) meets a restarted
+// PostgreSQL as the database/sql reads do: ErrUnavailable quickly while it
+// is down, and once it is up no pooled connection the server killed fails
+// a read.
+func TestPostgresRestartUnderNativeReads(t *testing.T) {
+	t.Parallel()
+	pg := startPostgres(t)
+	store := compatdb.New(pg.open())
+	ctx := context.Background()
+	read := func() error {
+		_, err := store.Listing(ctx, "MLA1")
+		return err
+	}
+	// Fill the pool: every connection is one the restart will kill.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() { defer wg.Done(); _ = read() }()
+	}
+	wg.Wait()
+	if err := read(); !errors.Is(err, compatport.ErrNotFound) {
+		t.Fatalf("listing of an unknown item: %v", err)
+	}
+	pg.stop("fast")
+	start := time.Now()
+	if err := read(); !errors.Is(err, sqlstore.ErrUnavailable) || time.Since(start) > time.Second {
+		t.Fatalf("listing with the database down: %v after %v; want ErrUnavailable at once", err, time.Since(start))
+	}
+	pg.start()
+	for i := range 20 {
+		if err := read(); !errors.Is(err, compatport.ErrNotFound) {
+			t.Fatalf("read %d after the restart: %v", i, err)
+		}
 	}
 }
