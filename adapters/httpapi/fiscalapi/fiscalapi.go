@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -91,21 +92,33 @@ func (h handlers) list(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"pack_id": packID, "fiscal_documents": out})
 }
 
+// copyBufs are the buffers downloads copy through (io.Copy would make one
+// per request).
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
 // download sends the file whole: files are at most 1 MB, and reading them
-// inside the handler keeps the storage stream within the request.
+// inside the handler keeps the storage stream within the request, so that
+// a storage failure is a 503 and never a truncated 200. The file is copied
+// straight into the response's own (pooled) body buffer, not read into a
+// slice of its own first.
 func (h handlers) download(c *fiber.Ctx) error {
 	d, err := h.svc.Download(c.UserContext(), packParam(c), httpapi.Param(c, "fiscal_document_id"))
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	data, err := io.ReadAll(d)
+	resp := c.Response()
+	resp.ResetBody()
+	buf := copyBufs.Get().(*[]byte)
+	_, err = io.CopyBuffer(resp.BodyWriter(), d, *buf)
+	copyBufs.Put(buf)
 	if err != nil {
+		resp.ResetBody()
 		return fiscal.FileNotRetrieved(httpapi.Param(c, "fiscal_document_id")).Wrap(err)
 	}
 	c.Set(fiber.HeaderContentType, d.ContentType)
 	c.Set(fiber.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": d.Filename}))
-	return c.Send(data)
+	return nil
 }
 
 func (h handlers) delete(c *fiber.Ctx) error {
