@@ -108,6 +108,10 @@ type Packs interface {
 	// Pack returns the pack with that id; ErrPackNotFound when no order
 	// belongs to it.
 	Pack(ctx context.Context, id int64) (fiscal.Pack, error)
+	// WithDocuments returns the pack, as Pack does, and every document of
+	// it, as Documents.ByPack does, in one read: uploads, lists and
+	// downloads need both (a hot path, issue 17).
+	WithDocuments(ctx context.Context, id int64) (fiscal.Pack, []fiscal.Document, error)
 }
 
 // Port sentinels.

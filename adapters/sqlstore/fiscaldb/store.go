@@ -183,7 +183,11 @@ func (s *Store) Pack(ctx context.Context, id int64) (fiscal.Pack, error) {
 	if len(rows) == 0 {
 		return fiscal.Pack{}, fmt.Errorf("fiscaldb: pack %d: %w", id, fiscalport.ErrPackNotFound)
 	}
-	r := rows[0]
+	return rows[0].pack(id)
+}
+
+// pack is the pack whose first order r is.
+func (r orderRow) pack(id int64) (fiscal.Pack, error) {
 	var ship struct {
 		LogisticType string `json:"logistic_type"`
 	}
@@ -193,6 +197,49 @@ func (s *Store) Pack(ctx context.Context, id int64) (fiscal.Pack, error) {
 		}
 	}
 	return fiscal.Pack{ID: id, SiteID: r.SiteID, SellerID: r.SellerID, BuyerID: r.BuyerID, LogisticType: ship.LogisticType}, nil
+}
+
+// withDocumentsSQL is the pack's first order joined to every document of
+// the pack (none: one row of NULLs read as empty), oldest first.
+const withDocumentsSQL = `SELECT o.site_id, o.seller_id, o.buyer_id, o.shipping, COALESCE(d.id, ''), COALESCE(d.seller_id, 0),
+	COALESCE(d.file_type, ''), COALESCE(d.filename, ''), COALESCE(d.content_type, ''), COALESCE(d.size, 0),
+	COALESCE(d.blob_key, ''), d.date_created
+	FROM (SELECT site_id, seller_id, buyer_id, shipping FROM orders WHERE pack = $1 ORDER BY id LIMIT 1) AS o
+	LEFT JOIN fiscal_documents AS d ON d.pack_id = $1
+	ORDER BY d.date_created, d.file_type`
+
+// WithDocuments reads the pack as Pack does and its documents as ByPack
+// does, in one statement (scanned by hand: every upload, list and download
+// asks it).
+func (s *Store) WithDocuments(ctx context.Context, id int64) (fiscal.Pack, []fiscal.Document, error) {
+	var (
+		o       orderRow
+		r       docRow
+		created sqlstore.Time
+		found   bool
+		docs    []fiscal.Document
+	)
+	dest := []any{&o.SiteID, &o.SellerID, &o.BuyerID, &o.Shipping, &r.ID, &r.SellerID, &r.FileType, &r.Filename,
+		&r.ContentType, &r.Size, &r.BlobKey, &created}
+	err := sqlstore.Each(ctx, s.db, dest, func() error {
+		found = true
+		if r.ID != "" {
+			r.PackID, r.DateCreated = id, created.Time
+			docs = append(docs, r.doc())
+		}
+		return nil
+	}, withDocumentsSQL, id)
+	if err != nil {
+		return fiscal.Pack{}, nil, fmt.Errorf("fiscaldb: pack %d with its documents: %w", id, err)
+	}
+	if !found {
+		return fiscal.Pack{}, nil, fmt.Errorf("fiscaldb: pack %d: %w", id, fiscalport.ErrPackNotFound)
+	}
+	p, err := o.pack(id)
+	if docs == nil {
+		docs = []fiscal.Document{}
+	}
+	return p, docs, err
 }
 
 type messageRow struct {

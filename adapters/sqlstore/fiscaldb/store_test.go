@@ -86,4 +86,42 @@ func testPacks(t *testing.T, db *bun.DB) {
 	if _, err := s.Pack(ctx, 5); !errors.Is(err, fiscalport.ErrPackNotFound) {
 		t.Fatalf("an order inside a pack is not a pack: %v", err)
 	}
+
+	// WithDocuments is Pack and ByPack in one read, in a transaction or
+	// not (two driver paths on PostgreSQL).
+	if _, _, err := s.WithDocuments(ctx, 5); !errors.Is(err, fiscalport.ErrPackNotFound) {
+		t.Fatalf("WithDocuments(5): %v", err)
+	}
+	if p, docs, err := s.WithDocuments(ctx, 700); err != nil || p.LogisticType != "fulfillment" || docs == nil || len(docs) != 0 {
+		t.Fatalf("WithDocuments(700) with no document = %+v, %+v, %v", p, docs, err)
+	}
+	at := time.Date(2026, 11, 20, 12, 0, 0, 123456000, time.UTC)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(s.Add(ctx, []fiscal.Document{
+		{ID: "b", PackID: 700, SellerID: 10, FileType: fiscal.XML, Filename: "f.xml", ContentType: "text/xml", Size: 9, Key: "fiscal/700/b", DateCreated: at},
+		{ID: "a", PackID: 700, SellerID: 11, FileType: fiscal.PDF, Filename: "f.pdf", ContentType: "application/pdf", Size: 7, Key: "fiscal/700/a", DateCreated: at.Add(-time.Second)},
+	}))
+	must(s.Add(ctx, []fiscal.Document{{ID: "other", PackID: 6, SellerID: 10, FileType: fiscal.PDF, Key: "k", DateCreated: at}}))
+	wantPack, _ := s.Pack(ctx, 700)
+	wantDocs, err := s.ByPack(ctx, 700)
+	must(err)
+	check := func(ctx context.Context) {
+		t.Helper()
+		p, docs, err := s.WithDocuments(ctx, 700)
+		if err != nil || p != wantPack || len(docs) != 2 || docs[0].ID != "a" {
+			t.Fatalf("WithDocuments(700) = %+v, %+v, %v", p, docs, err)
+		}
+		for i := range docs {
+			if docs[i] != wantDocs[i] {
+				t.Fatalf("document %d = %+v, ByPack %+v", i, docs[i], wantDocs[i])
+			}
+		}
+	}
+	check(ctx)
+	must(sqlstore.Tx{DB: db}.RunInTx(ctx, func(ctx context.Context) error { check(ctx); return nil }))
 }

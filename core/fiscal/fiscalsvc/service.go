@@ -65,6 +65,20 @@ func New(d Deps) *Service {
 
 // pack resolves the path's pack id and checks the caller's access.
 func (s *Service) pack(ctx context.Context, raw string, act fiscal.Action) (fiscal.Pack, kernel.Caller, fiscal.Role, error) {
+	return s.resolve(ctx, raw, act, nil)
+}
+
+// packWithDocs is pack that also reads every document of the pack, in the
+// same read.
+func (s *Service) packWithDocs(ctx context.Context, raw string, act fiscal.Action) (fiscal.Pack, []fiscal.Document, kernel.Caller, fiscal.Role, error) {
+	var docs []fiscal.Document
+	p, caller, role, err := s.resolve(ctx, raw, act, &docs)
+	return p, docs, caller, role, err
+}
+
+// resolve is pack, reading the pack's documents into docs when docs is
+// not nil.
+func (s *Service) resolve(ctx context.Context, raw string, act fiscal.Action, docs *[]fiscal.Document) (fiscal.Pack, kernel.Caller, fiscal.Role, error) {
 	caller, ok := kernel.CallerFrom(ctx)
 	if !ok {
 		return fiscal.Pack{}, caller, 0, fiscal.ErrTokenMissing
@@ -77,7 +91,12 @@ func (s *Service) pack(ctx context.Context, raw string, act fiscal.Action) (fisc
 	if fiscal.UnavailableSites[caller.SiteID] {
 		return fiscal.Pack{}, caller, 0, fiscal.SiteUnavailable(caller.SiteID)
 	}
-	p, err := s.d.Packs.Pack(ctx, id)
+	var p fiscal.Pack
+	if docs != nil {
+		p, *docs, err = s.d.Packs.WithDocuments(ctx, id)
+	} else {
+		p, err = s.d.Packs.Pack(ctx, id)
+	}
 	if errors.Is(err, fiscalport.ErrPackNotFound) {
 		return p, caller, 0, fiscal.ErrNotAPack.WithCause("pack_id", fmt.Sprintf("no order is part of pack %d", id))
 	}
@@ -92,11 +111,7 @@ func (s *Service) pack(ctx context.Context, raw string, act fiscal.Action) (fisc
 // buyer's notice in one transaction. A document row exists only once its
 // file is stored; a failed store leaves no row.
 func (s *Service) Upload(ctx context.Context, packID string, files []fiscal.File) ([]string, error) {
-	p, caller, _, err := s.pack(ctx, packID, fiscal.ActUpload)
-	if err != nil {
-		return nil, err
-	}
-	existing, err := s.d.Documents.ByPack(ctx, p.ID)
+	p, existing, caller, _, err := s.packWithDocs(ctx, packID, fiscal.ActUpload)
 	if err != nil {
 		return nil, err
 	}
@@ -166,11 +181,7 @@ func (s *Service) enqueue(ctx context.Context, taskType string, n fiscalport.Not
 // is 404, one whose documents were removed an empty list, one holding only
 // documents of another seller 404 too.
 func (s *Service) List(ctx context.Context, packID string) (int64, []fiscal.Document, error) {
-	p, caller, role, err := s.pack(ctx, packID, fiscal.ActList)
-	if err != nil {
-		return 0, nil, err
-	}
-	all, err := s.d.Documents.ByPack(ctx, p.ID)
+	p, all, caller, role, err := s.packWithDocs(ctx, packID, fiscal.ActList)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -209,14 +220,10 @@ func visibleTo(all []fiscal.Document, caller kernel.Caller, role fiscal.Role) []
 
 // Download opens one document the caller may see.
 func (s *Service) Download(ctx context.Context, packID, documentID string) (fiscalport.Download, error) {
-	p, caller, role, err := s.pack(ctx, packID, fiscal.ActDownload)
+	p, all, caller, role, err := s.packWithDocs(ctx, packID, fiscal.ActDownload)
 	if errors.Is(err, fiscal.ErrForbidden) {
 		return fiscalport.Download{}, fiscal.DocumentForbidden(caller.UserID, documentID)
 	}
-	if err != nil {
-		return fiscalport.Download{}, err
-	}
-	all, err := s.d.Documents.ByPack(ctx, p.ID)
 	if err != nil {
 		return fiscalport.Download{}, err
 	}

@@ -16,13 +16,26 @@ import (
 	"github.com/feria/feria/ports/outboxport/outboxporttest"
 )
 
-type packs map[int64]fiscal.Pack
+// packs serves the packs of a map, with their documents from docs.
+type packs struct {
+	m    map[int64]fiscal.Pack
+	docs fiscalport.Documents
+}
 
 func (p packs) Pack(_ context.Context, id int64) (fiscal.Pack, error) {
-	if x, ok := p[id]; ok {
+	if x, ok := p.m[id]; ok {
 		return x, nil
 	}
 	return fiscal.Pack{}, fiscalport.ErrPackNotFound
+}
+
+func (p packs) WithDocuments(ctx context.Context, id int64) (fiscal.Pack, []fiscal.Document, error) {
+	x, err := p.Pack(ctx, id)
+	if err != nil {
+		return x, nil, err
+	}
+	docs, err := p.docs.ByPack(ctx, id)
+	return x, docs, err
 }
 
 type noTx struct{}
@@ -40,7 +53,7 @@ var pdf = []byte("%PDF-1.4\n%%EOF\n")
 func setup(docs fiscalport.Documents) (*fiscalsvc.Service, *blobporttest.Memory, *outboxporttest.Memory, context.Context) {
 	blobs := &blobporttest.Memory{}
 	out := outboxporttest.NewMemory()
-	svc := fiscalsvc.New(fiscalsvc.Deps{Documents: docs, Packs: packs{7: {ID: 7, SiteID: "MLA", SellerID: 10, BuyerID: 20}},
+	svc := fiscalsvc.New(fiscalsvc.Deps{Documents: docs, Packs: packs{map[int64]fiscal.Pack{7: {ID: 7, SiteID: "MLA", SellerID: 10, BuyerID: 20}}, docs},
 		Files: blobs, Outbox: out, Tx: noTx{}, Clock: &kerneltest.Clock{At: time.Unix(0, 0).UTC()}})
 	return svc, blobs, out, kernel.WithCaller(context.Background(), kernel.Caller{UserID: 10, SiteID: "MLA"})
 }
