@@ -79,21 +79,26 @@ func rowsToCompat(rs []compatRow) ([]compat.Compatibility, error) {
 
 // listSQL lists an item's compatibilities with their vehicle's name by
 // creation, then by vehicle (one request creates many at the same
-// instant); %[1]s is the claims column, %[2]s what it joins. A hot read
-// (the list of up to thousands of rows), prepared once per connection.
+// instant); %[1]s is the claims column, %[2]s what it joins, %[3]s more
+// conditions. A hot read (the list of up to thousands of rows), prepared
+// once per connection.
 const listSQL = `SELECT c.id, c.item_id, c.domain_id, c.product_id, c.source, c.creation_source, c.note, c.note_status,
 	c.restrictions, c.date_created, c.last_updated, c.product_name, %[1]s AS claims
 	FROM compatibilities AS c %[2]s
-	WHERE c.item_id = $1 ORDER BY c.date_created, c.product_id`
+	WHERE c.item_id = $1%[3]s ORDER BY c.date_created, c.product_id`
 
 var (
-	compatibilitiesSQL = fmt.Sprintf(listSQL, "0", "")
-	// claimedSQL counts, per compatibility, the orders with a claim whose
-	// snapshot confirmed it: one grouped read of the item's snapshots (a
-	// confirmed snapshot is of the item of its compatibility).
-	claimedSQL = fmt.Sprintf(listSQL, "COALESCE(cl.n, 0)", `LEFT JOIN (SELECT s.compatibility_id, count(*) AS n FROM compat_snapshots s JOIN orders o ON o.id = s.order_id
+	compatibilitiesSQL = fmt.Sprintf(listSQL, "0", "", "")
+	// listedSQL counts, per compatibility, the orders with a claim whose
+	// snapshot confirmed it (one grouped read of the item's snapshots: a
+	// confirmed snapshot is of the item of its compatibility), and reads
+	// nothing when $2 is the item's version (the list cache holds that
+	// version's rows): an uncorrelated condition, evaluated once before
+	// the scan.
+	listedSQL = fmt.Sprintf(listSQL, "COALESCE(cl.n, 0)", `LEFT JOIN (SELECT s.compatibility_id, count(*) AS n FROM compat_snapshots s JOIN orders o ON o.id = s.order_id
 		WHERE s.item_id = $1 AND s.status = '`+compat.Confirmed+`' AND o.has_claim GROUP BY s.compatibility_id) AS cl
-	ON cl.compatibility_id = c.id`)
+	ON cl.compatibility_id = c.id`, `
+		AND NOT EXISTS (SELECT 1 FROM compat_versions WHERE item_id = $1 AND v = $2 AND $2 <> 0)`)
 )
 
 // Compatibilities lists an item's compatibilities by creation, then by
@@ -106,46 +111,66 @@ func (s *Store) Compatibilities(ctx context.Context, itemID string) ([]compat.Co
 	return rowsToCompat(rs)
 }
 
-// listingSQL is the list of an item's compatibilities with its seller and
-// universal state in one round trip: the item's row joined to its state and
-// to every compatibility with its claims (claimedSQL), NULLs of an item with
-// none read as empty. One of the hottest reads (issue 17): scanned by hand,
-// column by column, where bun's scanner spent a quarter of the request.
-var listingSQL = `SELECT i.seller_id, COALESCE(st.universal, false), COALESCE(st.universal_domain_ids, '[]'),
+// listingSQL is the list of an item's compatibilities with its seller,
+// universal state and list version in one round trip: the item's row joined
+// to its state, its version and every compatibility with its claims
+// (listedSQL; none when $2 is the version), NULLs of an item with none read
+// as empty. One of the hottest reads (issue 17): scanned by hand, column by
+// column, where bun's scanner spent a quarter of the request.
+var listingSQL = `SELECT i.seller_id, COALESCE(st.universal, false), COALESCE(st.universal_domain_ids, '[]'), COALESCE(v.v, 0),
 	COALESCE(c.id, ''), COALESCE(c.item_id, ''), COALESCE(c.domain_id, ''), COALESCE(c.product_id, ''),
 	COALESCE(c.source, ''), COALESCE(c.creation_source, ''), COALESCE(c.note, ''), COALESCE(c.note_status, ''),
 	COALESCE(c.restrictions, '[]'), c.date_created, c.last_updated, COALESCE(c.product_name, ''), COALESCE(c.claims, 0)
 	FROM items AS i LEFT JOIN item_compat_state AS st ON st.item_id = i.id
-	LEFT JOIN (` + claimedSQL + `) AS c ON true
+	LEFT JOIN compat_versions AS v ON v.item_id = i.id
+	LEFT JOIN (` + listedSQL + `) AS c ON true
 	WHERE i.id = $1 ORDER BY c.date_created, c.product_id`
 
 // Listing reads the item's seller, its universal domains when universal,
 // and its compatibilities as Compatibilities lists them, each with its
-// Claims, in one statement.
+// Claims, in one statement; the compatibilities come from the list cache
+// when the item's version is the one it holds. Inside a transaction the
+// cache is neither read nor written (uncommitted rows are no version).
+// The compatibilities may be shared with other reads: read-only.
 func (s *Store) Listing(ctx context.Context, itemID string) (compatport.Listing, error) {
 	var l compatport.Listing
+	_, cacheable := s.idb(ctx).(*bun.DB)
+	var known int64
+	var kept []compatport.Claimed
+	if cacheable {
+		known, kept = s.lists.get(itemID)
+	}
 	var (
 		universal bool
 		domains   string
+		version   int64
 		r         compatRow
 		created   sqlstore.Time
 		updated   sqlstore.Time
 		found     bool
 	)
-	dest := []any{&l.SellerID, &universal, &domains, &r.ID, &r.ItemID, &r.DomainID, &r.ProductID, &r.Source,
+	dest := []any{&l.SellerID, &universal, &domains, &version, &r.ID, &r.ItemID, &r.DomainID, &r.ProductID, &r.Source,
 		&r.CreationSource, &r.Note, &r.NoteStatus, &r.Restrictions, &created, &updated, &r.ProductName, &r.Claims}
 	err := sqlstore.Each(ctx, s.db, dest, func() error {
 		found = true
-		if r.ID == "" { // the item's one row when it has no compatibility
+		if r.ID == "" { // the item's one row when it has no compatibility, or they are kept
 			return nil
 		}
 		r.DateCreated, r.LastUpdated = created.Time, updated.Time
 		c, err := r.compat()
 		l.Compatibilities = append(l.Compatibilities, compatport.Claimed{Compatibility: c, Claims: r.Claims})
 		return err
-	}, listingSQL, itemID)
+	}, listingSQL, itemID, known)
 	if err != nil {
 		return l, wrap("listing", err)
+	}
+	switch {
+	case !found:
+		return l, compatport.ErrNotFound
+	case version != 0 && version == known:
+		l.Compatibilities = kept
+	case version != 0 && cacheable:
+		s.lists.put(itemID, version, l.Compatibilities)
 	}
 	if !found {
 		return l, compatport.ErrNotFound

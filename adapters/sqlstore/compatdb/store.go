@@ -15,12 +15,15 @@ import (
 )
 
 // Store implements compatport.Store.
-type Store struct{ db bun.IDB }
+type Store struct {
+	db    bun.IDB
+	lists *listCache
+}
 
 var _ compatport.Store = (*Store)(nil)
 
 // New returns a store on db.
-func New(db bun.IDB) *Store { return &Store{db: db} }
+func New(db bun.IDB) *Store { return &Store{db: db, lists: newListCache()} }
 
 func (s *Store) idb(ctx context.Context) bun.IDB { return sqlstore.IDB(ctx, s.db) }
 

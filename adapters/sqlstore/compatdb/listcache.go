@@ -1,0 +1,74 @@
+package compatdb
+
+import (
+	"sync"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+
+	"github.com/feria/feria/ports/compatport"
+)
+
+// The list cache keeps the compatibilities of recently listed items with
+// the version they were read at (compat_versions, kept by triggers in the
+// transaction of every change). A list sends the version it holds; the
+// database answers the item, its state and its current version, and the
+// rows only when the version moved: a list unchanged since the last read
+// costs one row instead of hundreds (issue 17). Nothing is trusted without
+// that check, so every instance on the database answers what it holds.
+const (
+	// maxListedItems and maxListedCompatibilities bound the cache: about
+	// 400 bytes a compatibility, 20 MB at most.
+	maxListedItems           = 4096
+	maxListedCompatibilities = 50_000
+	// A list of more than this is read every time rather than evict a
+	// quarter of the cache.
+	maxCachedList = maxListedCompatibilities / 4
+)
+
+type listed struct {
+	version int64
+	cs      []compatport.Claimed
+}
+
+type listCache struct {
+	mu   sync.Mutex
+	lru  *simplelru.LRU[string, listed]
+	held int // compatibilities in lru
+}
+
+func newListCache() *listCache {
+	c := &listCache{}
+	// The size is never reached first: put evicts by held compatibilities.
+	c.lru, _ = simplelru.NewLRU(maxListedItems, func(_ string, l listed) { c.held -= len(l.cs) })
+	return c
+}
+
+// get returns the version and compatibilities kept for the item; version 0
+// when none are.
+func (c *listCache) get(itemID string) (int64, []compatport.Claimed) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	l, ok := c.lru.Get(itemID)
+	if !ok {
+		return 0, nil
+	}
+	return l.version, l.cs
+}
+
+// put keeps cs as the item's compatibilities at version, evicting the least
+// recently listed items past the bounds.
+func (c *listCache) put(itemID string, version int64, cs []compatport.Claimed) {
+	if len(cs) > maxCachedList {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.lru.Peek(itemID); ok { // replaced, not evicted: no callback
+		c.held -= len(old.cs)
+	}
+	c.lru.Add(itemID, listed{version: version, cs: cs})
+	c.held += len(cs)
+	for c.held > maxListedCompatibilities {
+		c.lru.RemoveOldest()
+	}
+}
