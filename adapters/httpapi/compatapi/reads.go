@@ -14,7 +14,8 @@ func (h handlers) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(list(l, strings.EqualFold(c.Query("extended"), "true")))
+	extended := strings.EqualFold(c.Query("extended"), "true")
+	return httpapi.SendJSON(c, func(b []byte) []byte { return appendList(b, l, extended) })
 }
 
 func (h handlers) get(c *fiber.Ctx) error {

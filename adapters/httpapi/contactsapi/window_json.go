@@ -1,13 +1,13 @@
 package contactsapi
 
 import (
-	"encoding/json"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/feria/feria/adapters/httpapi"
 	"github.com/feria/feria/core/contacts"
 )
 
@@ -52,37 +52,27 @@ func (p *resultPrefixes) get(i int) []byte {
 	return p.buf[start:p.ends[i]]
 }
 
-// windowBuf is one request's answer and its prefixes, pooled: a 50-id
-// answer is about 70 KB.
-type windowBuf struct {
-	out []byte
-	pre resultPrefixes
-}
-
-var windowBufs = sync.Pool{New: func() any { return new(windowBuf) }}
+// prefixBufs pools the result prefixes of one request's windows.
+var prefixBufs = sync.Pool{New: func() any { return new(resultPrefixes) }}
 
 // sendWindows answers ws as a JSON array, or its one window as an object
 // when one is true.
 func sendWindows(c *fiber.Ctx, ws []contacts.Window, one bool) error {
-	wb := windowBufs.Get().(*windowBuf)
-	b := wb.out[:0]
-	if one {
-		b = appendWindow(b, &ws[0], &wb.pre)
-	} else {
+	pre := prefixBufs.Get().(*resultPrefixes)
+	defer func() { pre.of = nil; prefixBufs.Put(pre) }()
+	return httpapi.SendJSON(c, func(b []byte) []byte {
+		if one {
+			return appendWindow(b, &ws[0], pre)
+		}
 		b = append(b, '[')
 		for i := range ws {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendWindow(b, &ws[i], &wb.pre)
+			b = appendWindow(b, &ws[i], pre)
 		}
-		b = append(b, ']')
-	}
-	c.Response().Header.SetContentType(fiber.MIMEApplicationJSON)
-	c.Response().SetBody(b) // a copy: b goes back to the pool
-	wb.out, wb.pre.of = b, nil
-	windowBufs.Put(wb)
-	return nil
+		return append(b, ']')
+	})
 }
 
 // appendWindow writes one window: item_id or user_id, total, date_from,
@@ -92,7 +82,7 @@ func appendWindow(b []byte, w *contacts.Window, pre *resultPrefixes) []byte {
 	b = append(b, '{')
 	if w.Subject.Item != "" {
 		b = append(b, `"item_id":`...)
-		b = appendString(b, w.Subject.Item)
+		b = httpapi.AppendJSONString(b, w.Subject.Item)
 	} else {
 		b = append(b, `"user_id":"`...)
 		b = strconv.AppendInt(b, w.Subject.User, 10)
@@ -113,7 +103,7 @@ func appendWindow(b []byte, w *contacts.Window, pre *resultPrefixes) []byte {
 		b = strconv.AppendInt(b, int64(w.Last), 10)
 	}
 	b = append(b, `,"unit":`...)
-	b = appendString(b, string(w.Unit))
+	b = httpapi.AppendJSONString(b, string(w.Unit))
 	b = append(b, `,"results":[`...)
 	if !pre.fits(w) {
 		pre.make(w)
@@ -133,18 +123,4 @@ func appendWindow(b []byte, w *contacts.Window, pre *resultPrefixes) []byte {
 // ':', 'T' and 'Z', nothing JSON escapes).
 func appendDate(b []byte, t time.Time) []byte {
 	return t.UTC().AppendFormat(b, time.RFC3339)
-}
-
-// appendString writes s quoted as encoding/json does: plain when no byte
-// needs escaping (ids and units always), through encoding/json otherwise.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
