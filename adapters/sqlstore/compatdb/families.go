@@ -3,6 +3,7 @@ package compatdb
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -84,6 +85,12 @@ func (s *Store) FamilyProducts(ctx context.Context, sel compat.Selector, limit i
 // products to keep children cost a heap lookup per match (16 ms p50 at
 // 10,000 matches; docs/performance.md); an EXCEPT of the domain's parents
 // or an INTERSECT of the scans, a hashed set of every match.
+//
+// A count is kept (the count cache) with the version of its domain's
+// attribute rows (family_versions, renewed by triggers on every change);
+// the statement answers the domain's version, and counts only when it is
+// not the one kept: the count is in a CASE branch the database evaluates
+// only when taken.
 func (s *Store) CountFamily(ctx context.Context, sel compat.Selector) (int, error) {
 	if len(sel.Attributes) == 0 {
 		return 0, nil
@@ -100,9 +107,52 @@ func (s *Store) CountFamily(ctx context.Context, sel compat.Selector) (int, erro
 	cond, cargs := attrCond(sel.Attributes[0], "a0.")
 	q.WriteString(" WHERE a0.domain_id = ? AND a0.attribute_id = ? AND a0.child AND " + cond)
 	args = append(append(args, sel.DomainID, sel.Attributes[0].ID), cargs...)
-	var n int
-	if err := s.idb(ctx).NewRaw(q.String(), args...).Scan(ctx, &n); err != nil {
+
+	_, cacheable := s.idb(ctx).(*bun.DB)
+	key := familyKey(sel)
+	var kept counted
+	if cacheable {
+		kept, _ = s.counts.get(key)
+	}
+	args = append(append([]any{kept.version}, args...), sel.DomainID)
+	var got struct {
+		Version int64 `bun:"v"`
+		N       int   `bun:"n"`
+	}
+	err := s.idb(ctx).NewRaw(`SELECT v, CASE WHEN v <> 0 AND v = ? THEN -1 ELSE (`+q.String()+`) END AS n
+		FROM (SELECT COALESCE((SELECT v FROM family_versions WHERE domain_id = ?), 0) AS v) AS fv`, args...).Scan(ctx, &got)
+	if err != nil {
 		return 0, wrap("count family", err)
 	}
-	return n, nil
+	switch {
+	case got.N == -1:
+		return kept.n, nil
+	case got.Version != 0 && cacheable && len(key) <= maxCountKey:
+		s.counts.put(key, counted{version: got.Version, n: got.N})
+	}
+	return got.N, nil
+}
+
+// familyKey is the count cache's key of a selector: every part the count
+// reads, each prefixed with its length (ids are the caller's text).
+func familyKey(sel compat.Selector) string {
+	var b strings.Builder
+	part := func(s string) {
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+	}
+	part(sel.DomainID)
+	for _, a := range sel.Attributes {
+		part(a.ID)
+		b.WriteString(strconv.Itoa(len(a.ValueIDs)))
+		for _, v := range a.ValueIDs {
+			part(v)
+		}
+		b.WriteString(strconv.Itoa(len(a.ValueNames)))
+		for _, n := range a.ValueNames {
+			part(compat.NormalizeName(n))
+		}
+	}
+	return b.String()
 }

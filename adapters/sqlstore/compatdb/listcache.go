@@ -72,3 +72,40 @@ func (c *listCache) put(itemID string, version int64, cs []compatport.Claimed) {
 		c.lru.RemoveOldest()
 	}
 }
+
+// The count cache keeps family counts with the version of their domain
+// (family_versions) they were counted at; a count is used only when the
+// database answers that same version. Entries are small; a selector whose
+// key is longer than maxCountKey is counted every time.
+const (
+	maxCounts   = 4096
+	maxCountKey = 1024
+)
+
+type counted struct {
+	version int64
+	n       int
+}
+
+type countCache struct {
+	mu  sync.Mutex
+	lru *simplelru.LRU[string, counted]
+}
+
+func newCountCache() *countCache {
+	c := &countCache{}
+	c.lru, _ = simplelru.NewLRU[string, counted](maxCounts, nil)
+	return c
+}
+
+func (c *countCache) get(key string) (counted, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lru.Get(key)
+}
+
+func (c *countCache) put(key string, v counted) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lru.Add(key, v)
+}

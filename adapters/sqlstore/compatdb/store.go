@@ -16,14 +16,15 @@ import (
 
 // Store implements compatport.Store.
 type Store struct {
-	db    bun.IDB
-	lists *listCache
+	db     bun.IDB
+	lists  *listCache
+	counts *countCache
 }
 
 var _ compatport.Store = (*Store)(nil)
 
 // New returns a store on db.
-func New(db bun.IDB) *Store { return &Store{db: db, lists: newListCache()} }
+func New(db bun.IDB) *Store { return &Store{db: db, lists: newListCache(), counts: newCountCache()} }
 
 func (s *Store) idb(ctx context.Context) bun.IDB { return sqlstore.IDB(ctx, s.db) }
 
