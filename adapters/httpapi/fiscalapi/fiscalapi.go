@@ -58,7 +58,10 @@ func (h handlers) upload(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		data, err := io.ReadAll(f)
+		// Read at its known size: io.ReadAll would grow a slice from 512
+		// bytes, copying a 100 KiB file eight times over.
+		data := make([]byte, fh.Size)
+		_, err = io.ReadFull(f, data)
 		f.Close()
 		if err != nil {
 			return err
