@@ -29,6 +29,20 @@ func Each(ctx context.Context, db bun.IDB, dest []any, fn func() error, query st
 		return err
 	}
 	defer rows.Close()
+	if err := scanEach(rows, dest, fn); err != nil {
+		return err
+	}
+	return rows.Close()
+}
+
+// rowsOf is what Each needs of database/sql's rows and of pgx's.
+type rowsOf interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+func scanEach(rows rowsOf, dest []any, fn func() error) error {
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return err
@@ -37,10 +51,7 @@ func Each(ctx context.Context, db bun.IDB, dest []any, fn func() error, query st
 			return err
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	return rows.Close()
+	return rows.Err()
 }
 
 func eachPgx(ctx context.Context, d *bun.DB, dest []any, fn func() error, query string, args []any) error {
@@ -59,16 +70,12 @@ func eachPgx(ctx context.Context, d *bun.DB, dest []any, fn func() error, query 
 			return unavailable(err)
 		}
 		defer rows.Close()
-		for rows.Next() {
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			if err := fn(); err != nil {
-				return err
-			}
+		err = scanEach(rows, dest, fn)
+		rows.Close() // pgx reports a failure of the rows' end on Close
+		if err == nil {
+			err = rows.Err()
 		}
-		rows.Close()
-		return unavailable(rows.Err())
+		return unavailable(err)
 	})
 }
 
