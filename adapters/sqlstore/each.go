@@ -21,7 +21,7 @@ import (
 // transaction, and on SQLite, it is database/sql's Query and Scan. dest
 // holds *string, *int64, *int, *bool or *Time.
 func Each(ctx context.Context, db bun.IDB, dest []any, fn func() error, query string, args ...any) error {
-	if d, ok := IDB(ctx, db).(*bun.DB); ok && IsPostgres(db) {
+	if d, ok := Outside(ctx, db); ok && IsPostgres(db) {
 		return eachPgx(ctx, d, dest, fn, query, args)
 	}
 	rows, err := Query(ctx, db, query, args...)

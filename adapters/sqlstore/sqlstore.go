@@ -90,6 +90,15 @@ func IDB(ctx context.Context, db bun.IDB) bun.IDB {
 	return db
 }
 
+// Outside returns the *bun.DB that db is when ctx carries no transaction:
+// what is read through it is committed. The hot reads' fast paths (pgx's
+// own rows, the compatdb caches) take it; inside a transaction they fall
+// back to the ordinary read.
+func Outside(ctx context.Context, db bun.IDB) (*bun.DB, bool) {
+	d, ok := IDB(ctx, db).(*bun.DB)
+	return d, ok
+}
+
 // Tx runs units of work in one database transaction.
 type Tx struct{ DB bun.IDB }
 

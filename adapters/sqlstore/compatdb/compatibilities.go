@@ -134,7 +134,7 @@ var listingSQL = `SELECT i.seller_id, COALESCE(st.universal, false), COALESCE(st
 // The compatibilities may be shared with other reads: read-only.
 func (s *Store) Listing(ctx context.Context, itemID string) (compatport.Listing, error) {
 	var l compatport.Listing
-	_, cacheable := s.idb(ctx).(*bun.DB)
+	_, cacheable := sqlstore.Outside(ctx, s.db)
 	var known int64
 	var kept []compatport.Claimed
 	if cacheable {
@@ -171,9 +171,6 @@ func (s *Store) Listing(ctx context.Context, itemID string) (compatport.Listing,
 		l.Compatibilities = kept
 	case version != 0 && cacheable:
 		s.lists.put(itemID, version, l.Compatibilities)
-	}
-	if !found {
-		return l, compatport.ErrNotFound
 	}
 	if universal {
 		if err := json.Unmarshal([]byte(domains), &l.UniversalDomainIDs); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/core/compat"
 )
 
@@ -108,11 +109,11 @@ func (s *Store) CountFamily(ctx context.Context, sel compat.Selector) (int, erro
 	q.WriteString(" WHERE a0.domain_id = ? AND a0.attribute_id = ? AND a0.child AND " + cond)
 	args = append(append(args, sel.DomainID, sel.Attributes[0].ID), cargs...)
 
-	_, cacheable := s.idb(ctx).(*bun.DB)
+	_, cacheable := sqlstore.Outside(ctx, s.db)
 	key := familyKey(sel)
 	var kept counted
 	if cacheable {
-		kept, _ = s.counts.get(key)
+		kept, _ = s.counts.Get(key)
 	}
 	args = append(append([]any{kept.version}, args...), sel.DomainID)
 	var got struct {
@@ -128,7 +129,7 @@ func (s *Store) CountFamily(ctx context.Context, sel compat.Selector) (int, erro
 	case got.N == -1:
 		return kept.n, nil
 	case got.Version != 0 && cacheable && len(key) <= maxCountKey:
-		s.counts.put(key, counted{version: got.Version, n: got.N})
+		s.counts.Add(key, counted{version: got.Version, n: got.N})
 	}
 	return got.N, nil
 }

@@ -40,7 +40,7 @@ func TestCountCacheSeesEveryChange(t *testing.T) {
 						t.Fatalf("%s: count = %d, %v; want %d", what, n, err, want)
 					}
 				}
-				if kept, ok := a.counts.get(familyKey(sel)); !ok || kept.n != want {
+				if kept, ok := a.counts.Get(familyKey(sel)); !ok || kept.n != want {
 					t.Fatalf("%s: kept %+v, %v", what, kept, ok)
 				}
 			}

@@ -3,6 +3,7 @@ package compatdb
 import (
 	"sync"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
 	"github.com/feria/feria/ports/compatport"
@@ -87,25 +88,10 @@ type counted struct {
 	n       int
 }
 
-type countCache struct {
-	mu  sync.Mutex
-	lru *simplelru.LRU[string, counted]
-}
-
-func newCountCache() *countCache {
-	c := &countCache{}
-	c.lru, _ = simplelru.NewLRU[string, counted](maxCounts, nil)
+// newCountCache is golang-lru's own locked cache: a count is one small
+// entry, so the count of entries bounds it (the list cache counts
+// compatibilities, which golang-lru cannot weigh, hence its own lock).
+func newCountCache() *lru.Cache[string, counted] {
+	c, _ := lru.New[string, counted](maxCounts) // errors only for a size <= 0
 	return c
-}
-
-func (c *countCache) get(key string) (counted, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.lru.Get(key)
-}
-
-func (c *countCache) put(key string, v counted) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.lru.Add(key, v)
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/uptrace/bun"
 
 	"github.com/feria/feria/adapters/sqlstore"
@@ -18,7 +19,7 @@ import (
 type Store struct {
 	db     bun.IDB
 	lists  *listCache
-	counts *countCache
+	counts *lru.Cache[string, counted]
 }
 
 var _ compatport.Store = (*Store)(nil)
