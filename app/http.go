@@ -48,13 +48,19 @@ func NewHTTP(d *Deps) *fiber.App {
 		// metric label became "GETT" and broke /metrics for good (issue 10).
 		// Immutable copies every value fiber returns, so that nothing a
 		// handler or middleware keeps can change under it.
-		Immutable:             true,
-		BodyLimit:             MaxBodySize,
-		ErrorHandler:          onError,
-		DisableStartupMessage: true,
-		ReadTimeout:           readTimeout,
-		WriteTimeout:          60 * time.Second,
-		IdleTimeout:           120 * time.Second,
+		Immutable: true,
+		BodyLimit: MaxBodySize,
+		// fasthttp would parse every multipart body as it reads it, for any
+		// route and before authentication, and then hand out the raw body
+		// only by writing the parsed form out again. The one route that
+		// takes files (fiscal uploads) parses its body itself, into pooled
+		// buffers; anything else that asks for a form gets it parsed then.
+		DisablePreParseMultipartForm: true,
+		ErrorHandler:                 onError,
+		DisableStartupMessage:        true,
+		ReadTimeout:                  readTimeout,
+		WriteTimeout:                 60 * time.Second,
+		IdleTimeout:                  120 * time.Second,
 	})
 	controls := controlapi.New(controlapi.Config{Service: d.Controls, Auth: d.Auth, Log: d.Log,
 		Registry: d.Registry, OnError: onError, Sandbox: d.Config.SandboxKey != ""})

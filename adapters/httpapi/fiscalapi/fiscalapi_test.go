@@ -3,11 +3,13 @@ package fiscalapi_test
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -32,6 +34,7 @@ func TestFiscalDocuments(t *testing.T) {
 			t.Run("Forbidden", func(t *testing.T) { testForbidden(t, a) })
 			t.Run("Lifecycle", func(t *testing.T) { testLifecycle(t, a) })
 			t.Run("UploadErrors", func(t *testing.T) { testUploadErrors(t, a) })
+			t.Run("UploadBodies", func(t *testing.T) { testUploadBodies(t, a) })
 			t.Run("Billing", func(t *testing.T) { testBilling(t, a) })
 			t.Run("CallerHasNoDocuments", func(t *testing.T) { testCallerHasNoDocuments(t, a) })
 		})
@@ -311,6 +314,47 @@ func testUploadErrors(t *testing.T, a *apptest.App) {
 	t.Run("pdf and xml beside a stored pdf", func(t *testing.T) {
 		upload(a, p, s, pdfFile("a.pdf"), xmlFile("a.xml")).Is(t, 409, apptest.Err(409, "conflict", "File Not allowed, the max amount of files already exist for the pack: 1001 and seller: 101"))
 	})
+}
+
+// testUploadBodies: a gzipped multipart body is read as fiber read it, any
+// other encoding is refused, and each stored file is the one its request
+// sent though the handler reuses its buffers from one upload to the next.
+func testUploadBodies(t *testing.T, a *apptest.App) {
+	p := docsPath(orderAlone)
+	sh := apptest.Bearer(tok(seller))
+	body, ct := multipartBody(pdfFile("zipped.pdf"))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(body)
+	zw.Close()
+	send := func(encoding string, b []byte) apptest.Response {
+		req := httptest.NewRequest(http.MethodPost, p, bytes.NewReader(b))
+		req.Header.Set("Content-Type", ct)
+		req.Header.Set("Content-Encoding", encoding)
+		req.Header.Set("Authorization", "Bearer "+tok(seller))
+		return a.Send(req)
+	}
+	notMultipart := apptest.Err(400, "bad_request", "File cannot be empty", "fiscal_document", "the body must be multipart/form-data with the file in the part fiscal_document")
+	send("br", body).Is(t, 400, notMultipart)
+	send("gzip", body).Is(t, 400, notMultipart) // not gzip at all
+	var up struct{ IDs []string }
+	r := send("gzip", gz.Bytes())
+	if r.Status != 201 || json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 {
+		t.Fatalf("gzipped upload: %d %s", r.Status, r.Body)
+	}
+	pdfID := up.IDs[0]
+	// A second upload, shorter, through the buffer the first one used.
+	short := []byte(`<?xml version="1.0"?><a/>`)
+	r = upload(a, p, tok(seller), part{"fiscal_document", "short.xml", "application/xml", short})
+	if r.Status != 201 || json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 {
+		t.Fatalf("xml upload: %d %s", r.Status, r.Body)
+	}
+	for id, want := range map[string][]byte{pdfID: pdfBytes, up.IDs[0]: short} {
+		if r := a.Do("GET", p+"/"+id, nil, sh...); r.Status != 200 || !bytes.Equal(r.Body, want) {
+			t.Fatalf("download %s: %d %q, want %q", id, r.Status, r.Body, want)
+		}
+	}
+	a.Do("DELETE", p, nil, sh...).OK(t, 200)
 }
 
 func testBilling(t *testing.T, a *apptest.App) {

@@ -58,7 +58,7 @@ func order(id int, site string, sellerID, buyerID int, packID any, logistic stri
 
 // world loads users, then the categories, items and orders of the packs,
 // through the sandbox.
-func world(t *testing.T, a *apptest.App) {
+func world(t testing.TB, a *apptest.App) {
 	t.Helper()
 	a.MustLoad(map[string]any{"users": []any{
 		user(seller, "MLA", true), user(buyer, "MLA", true), user(stranger, "MLA", true),
@@ -97,6 +97,13 @@ var (
 
 // upload sends the parts as multipart/form-data with the token as a header.
 func upload(a *apptest.App, path, token string, parts ...part) apptest.Response {
+	body, ct := multipartBody(parts...)
+	return uploadRaw(a, path, token, ct, body)
+}
+
+// multipartBody is the parts as a multipart/form-data body and its
+// Content-Type.
+func multipartBody(parts ...part) ([]byte, string) {
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	for _, p := range parts {
@@ -109,7 +116,7 @@ func upload(a *apptest.App, path, token string, parts ...part) apptest.Response 
 		pw.Write(p.data)
 	}
 	w.Close()
-	return uploadRaw(a, path, token, w.FormDataContentType(), body.Bytes())
+	return body.Bytes(), w.FormDataContentType()
 }
 
 func uploadRaw(a *apptest.App, path, token, contentType string, body []byte) apptest.Response {
