@@ -64,6 +64,7 @@ func (r docRow) doc() fiscal.Document {
 		Filename: r.Filename, ContentType: r.ContentType, Size: r.Size, Key: r.BlobKey, DateCreated: r.DateCreated.UTC()}
 }
 
+// packRow marks a pack whose documents were removed (DeleteBySeller).
 type packRow struct {
 	bun.BaseModel `bun:"table:fiscal_packs"`
 
@@ -105,10 +106,6 @@ func (s *Store) Add(ctx context.Context, docs []fiscal.Document) error {
 		}
 		return fmt.Errorf("fiscaldb: add documents: %w", err)
 	}
-	mark := packRow{PackID: docs[0].PackID, FirstUpload: docs[0].DateCreated}
-	if _, err := db.NewInsert().Model(&mark).On("CONFLICT (pack_id) DO NOTHING").Exec(ctx); err != nil {
-		return fmt.Errorf("fiscaldb: mark pack: %w", err)
-	}
 	return nil
 }
 
@@ -132,10 +129,17 @@ func (s *Store) DeleteBySeller(ctx context.Context, packID, sellerID int64) ([]f
 	if _, err := db.NewDelete().Model((*docRow)(nil)).Where("id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("fiscaldb: delete documents: %w", err)
 	}
+	// The pack's mark is written when documents go, not when they come:
+	// while a pack holds documents they say it did, and an upload (the hot
+	// path) saves a statement. Packs marked by uploads of earlier versions
+	// keep their marks.
+	mark := packRow{PackID: packID, FirstUpload: out[0].DateCreated}
+	if _, err := db.NewInsert().Model(&mark).On("CONFLICT (pack_id) DO NOTHING").Exec(ctx); err != nil {
+		return nil, fmt.Errorf("fiscaldb: mark pack: %w", err)
+	}
 	return out, nil
 }
 
-// EverHad reports whether the pack ever held a document.
 // Stored returns which of keys a document row names.
 func (s *Store) Stored(ctx context.Context, keys []string) (map[string]bool, error) {
 	out := map[string]bool{}
@@ -153,12 +157,16 @@ func (s *Store) Stored(ctx context.Context, keys []string) (map[string]bool, err
 	return out, nil
 }
 
+// EverHad reports whether the pack ever held a document: it holds one, or
+// its mark says its documents were removed.
 func (s *Store) EverHad(ctx context.Context, packID int64) (bool, error) {
-	n, err := sqlstore.IDB(ctx, s.db).NewSelect().Model((*packRow)(nil)).Where("pack_id = ?", packID).Count(ctx)
+	var had bool
+	err := sqlstore.IDB(ctx, s.db).QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM fiscal_packs WHERE pack_id = ?)
+		OR EXISTS (SELECT 1 FROM fiscal_documents WHERE pack_id = ?)`, packID, packID).Scan(&had)
 	if err != nil {
 		return false, fmt.Errorf("fiscaldb: pack marker: %w", err)
 	}
-	return n > 0, nil
+	return had, nil
 }
 
 type orderRow struct {

@@ -50,6 +50,9 @@ func TestDocuments(t *testing.T, newStore func(t testing.TB) fiscalport.Document
 		if err != nil || len(got) != 2 || got[0] != a || got[1] != b {
 			t.Fatalf("ByPack = %+v, %v; want %+v %+v", got, err, a, b)
 		}
+		if had, err := s.EverHad(ctx, 2); err != nil || !had {
+			t.Fatalf("EverHad of a pack holding a document = %v, %v", had, err)
+		}
 		if del, err := s.DeleteBySeller(ctx, 1, 99); err != nil || len(del) != 0 {
 			t.Fatalf("DeleteBySeller of another seller = %v, %v", del, err)
 		}
