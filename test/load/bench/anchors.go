@@ -31,6 +31,10 @@ type anchors struct {
 	bucket string
 	body   []byte
 	putN   atomic.Int64
+	// form is body as the multipart upload feria's path sends, and formType
+	// its Content-Type: what the least HTTP service in front of MinIO takes.
+	form, formType string
+	eventN         atomic.Int64
 }
 
 // itemRow is the item's columns a primary-key select reads.
@@ -69,7 +73,37 @@ func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.
 	if _, err := s3.PutObject(ctx, bucket, "anchor/get", bytes.NewReader(body), int64(len(body)), minio.PutObjectOptions{ContentType: "application/pdf"}); err != nil {
 		return nil, err
 	}
-	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	a.form, a.formType = multipartPDF(body)
+	app := fiber.New(fiber.Config{DisableStartupMessage: true, BodyLimit: 8 << 20})
+	// The least HTTP service in front of MinIO, for the fiscal rows' second
+	// anchors: the file of a multipart form PUT as it is, and an object
+	// sent back as it is; no token, no database.
+	app.Post("/put", func(c *fiber.Ctx) error {
+		fh, err := c.FormFile("fiscal_document")
+		if err != nil {
+			return err
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		key := fmt.Sprint("anchor/hop/", a.putN.Add(1))
+		if _, err := s3.PutObject(c.UserContext(), bucket, key, f, fh.Size, minio.PutObjectOptions{ContentType: "application/pdf"}); err != nil {
+			return err
+		}
+		return c.Status(fiber.StatusCreated).JSON(fiber.Map{"ids": []string{key}})
+	})
+	app.Get("/get", func(c *fiber.Ctx) error {
+		body, info, _, err := minio.Core{Client: s3}.GetObject(c.UserContext(), bucket, "anchor/get", minio.GetObjectOptions{})
+		if err != nil {
+			return err
+		}
+		defer body.Close()
+		c.Set(fiber.HeaderContentType, info.ContentType)
+		_, err = io.Copy(c.Response().BodyWriter(), body)
+		return err
+	})
 	app.Get("/pk/:id", func(c *fiber.Ctx) error {
 		var row itemRow
 		if err := db.NewSelect().Table("items").Column("id", "site_id", "seller_id", "title", "status", "price").
@@ -137,6 +171,43 @@ func (a *anchors) incr100() error {
 		pipe.Incr(ctx, fmt.Sprint("anchor:c:", i%97))
 	}
 	_, err := pipe.Exec(ctx)
+	return err
+}
+
+// ingestCmds is the Redis work feria's script does for 100 events, as
+// plain pipelined commands (no script, no HTTP): per event, for the item
+// and for its seller, a ZADD NX of the event into its day's set and an
+// HINCRBY of its hour and of its day, and a SET NX EX of its record.
+func (a *anchors) ingestCmds() error {
+	ctx := context.Background()
+	pipe := a.rdb.Pipeline()
+	for range 100 {
+		n := a.eventN.Add(1)
+		id := fmt.Sprint("a", n)
+		for _, sub := range [2]string{fmt.Sprint("{i:", n%50, "}"), "{u:7}"} {
+			day := fmt.Sprintf("2026%02d%02d", 1+n%9, 1+n%28)
+			pipe.ZAddNX(ctx, "anchor:"+sub+":t:"+day, redis.Z{Score: float64(n), Member: id})
+			pipe.HIncrBy(ctx, "anchor:"+sub+":h:"+day, fmt.Sprintf("%02d", n%24), 1)
+			pipe.HIncrBy(ctx, "anchor:"+sub+":d:"+day[:6], day[6:], 1)
+		}
+		pipe.SetNX(ctx, "anchor:e:"+id, "MLA1|phone_view|2026-01-01T00:00:00Z", time.Hour)
+	}
+	_, err := pipe.Exec(ctx)
+	return err
+}
+
+// hopPut uploads the multipart form to the least HTTP service.
+func (a *anchors) hopPut() error {
+	_, err := do("POST", a.base+"/put", []byte(a.form), 201, "Content-Type", a.formType)
+	return err
+}
+
+// hopGet downloads the object through the least HTTP service.
+func (a *anchors) hopGet() error {
+	b, err := do("GET", a.base+"/get", nil, 200)
+	if err == nil && len(b) != len(a.body) {
+		err = fmt.Errorf("GET /get: %d bytes", len(b))
+	}
 	return err
 }
 

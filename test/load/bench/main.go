@@ -21,6 +21,12 @@
 //	family count                             fiber + one bun primary-key select
 //	fiscal upload / download, 100 KiB        raw minio-go PUT / GET
 //
+// and, for the paths whose work is more than their raw anchor's, the same
+// rounds beside a second anchor, their floor: the ingest beside the Redis
+// commands its script runs, pipelined without the script; the upload and
+// the download beside the least HTTP service in front of MinIO (fiber
+// taking the multipart file and PUTting it; a GET copied to the answer),
+//
 // then each path at half its saturated rate with an open-loop client (p99),
 // the RSS of the feria process (idle, and its peak under load), jobs/s of
 // one `feria worker` process draining the jobs the uploads made, and the
@@ -150,8 +156,12 @@ type row struct {
 	perOp            float64 // units per operation (events per ingest batch)
 	goal             float64 // 0: no goal (what the sandbox's controls cost)
 	feria            func(*paths) func() error
-	anchor           func(*anchors) func() error
-	anchorKey        string // rows sharing an anchor measure it once a round
+	// of is the row whose path a floor row shows beside another anchor:
+	// the path is not run again, its samples of each round are reused.
+	of        *row
+	last      sample // the latest round's sample of the path
+	anchor    func(*anchors) func() error
+	anchorKey string // rows sharing an anchor measure it once a round
 
 	res, anc merged
 	half     sample
@@ -161,7 +171,7 @@ type row struct {
 
 func rows() []*row {
 	pk := func(a *anchors) func() error { return a.pk }
-	return []*row{
+	rs := []*row{
 		{name: "`GET /items/{id}`", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.5,
 			feria: func(p *paths) func() error { return p.item }, anchor: pk, anchorKey: "pk"},
 		{name: "`GET /items/{id}` on an instance serving the sandbox", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1,
@@ -181,6 +191,26 @@ func rows() []*row {
 		{name: "fiscal download, 100 KiB", anchorName: "raw minio-go GET", unit: "obj/s", perOp: 1, goal: 0.7,
 			feria: func(p *paths) func() error { return p.download }, anchor: func(a *anchors) func() error { return a.get }, anchorKey: "get"},
 	}
+	// The floors: a path beside the least program that does its backend
+	// work the way the path must, on the path's own rounds (no goal: they
+	// show how much of the gap to the raw anchor any such program has on
+	// this machine, and so how much is left in feria).
+	of := func(name string) *row {
+		for _, rw := range rs {
+			if strings.HasPrefix(rw.name, name) {
+				return rw
+			}
+		}
+		panic("bench: no row " + name)
+	}
+	return append(rs,
+		&row{name: "contact event ingest, beside its Redis commands", anchorName: "the script's commands pipelined, no script (7 per event)", unit: "events/s", perOp: 100,
+			of: of("contact event ingest"), anchor: func(a *anchors) func() error { return a.ingestCmds }, anchorKey: "ingestcmds"},
+		&row{name: "fiscal upload, beside the least HTTP service", anchorName: "fiber taking the multipart file + raw minio-go PUT", unit: "obj/s", perOp: 1,
+			of: of("fiscal upload"), anchor: func(a *anchors) func() error { return a.hopPut }, anchorKey: "hopput"},
+		&row{name: "fiscal download, beside the least HTTP service", anchorName: "fiber + raw minio-go GET copied to the answer", unit: "obj/s", perOp: 1,
+			of: of("fiscal download"), anchor: func(a *anchors) func() error { return a.hopGet }, anchorKey: "hopget"},
+	)
 }
 
 // report is everything a run measured.
@@ -204,7 +234,17 @@ func run(o options) error {
 	ctx := context.Background()
 	r := &report{o: o, start: time.Now().UTC(), rows: rows(), commit: gitCommit(), machine: machine(), loadBefore: loadavg()}
 	if o.only != "" {
-		r.rows = slices.DeleteFunc(r.rows, func(rw *row) bool { return !strings.Contains(rw.name, o.only) })
+		// A floor row is kept with its path's row, which it follows.
+		keep := map[*row]bool{}
+		for _, rw := range r.rows {
+			if strings.Contains(rw.name, o.only) || rw.of != nil && strings.Contains(rw.of.name, o.only) {
+				keep[rw] = true
+				if rw.of != nil {
+					keep[rw.of] = true
+				}
+			}
+		}
+		r.rows = slices.DeleteFunc(r.rows, func(rw *row) bool { return !keep[rw] })
 	}
 	if o.bin == "" {
 		dir, err := os.MkdirTemp("", "feria-bench")
@@ -359,6 +399,9 @@ func run(o options) error {
 func measure(r *report, p *paths, a *anchors, settle func()) error {
 	o := r.o
 	for _, rw := range r.rows {
+		if rw.of != nil {
+			continue // its path's row warms both up
+		}
 		if _, err := closedLoop(o.conc, o.warm, rw.feria(p)); err != nil {
 			return fmt.Errorf("warm-up of %s: %w", rw.name, err)
 		}
@@ -370,9 +413,15 @@ func measure(r *report, p *paths, a *anchors, settle func()) error {
 		fmt.Printf("round %d of %d (load average %s)\n", round, o.rounds, loadavg())
 		done := map[string]sample{}
 		for _, rw := range r.rows {
-			s, err := closedLoop(o.conc, o.duration, rw.feria(p))
-			if err != nil {
-				return fmt.Errorf("%s: %w", rw.name, err)
+			var err error
+			s := rw.last
+			if rw.of != nil {
+				s = rw.of.last
+			} else {
+				if s, err = closedLoop(o.conc, o.duration, rw.feria(p)); err != nil {
+					return fmt.Errorf("%s: %w", rw.name, err)
+				}
+				rw.last = s
 			}
 			rw.res.add(s)
 			as, ok := done[rw.anchorKey]
@@ -388,6 +437,9 @@ func measure(r *report, p *paths, a *anchors, settle func()) error {
 	}
 	fmt.Println("half load (open loop at half the saturated rate):")
 	for _, rw := range r.rows {
+		if rw.of != nil {
+			continue // shown with its path's row
+		}
 		settle()
 		rate := rw.res.rate() / 2
 		// The open loop warms up at its rate first (its connections, the
@@ -404,6 +456,11 @@ func measure(r *report, p *paths, a *anchors, settle func()) error {
 		_, p99 := m.quantiles()
 		rw.half, rw.dropped = s, dropped
 		fmt.Printf("  %-46s %7.0f op/s asked, p99 %s\n", strings.ReplaceAll(rw.name, "`", ""), rate, p99.Round(10*time.Microsecond))
+	}
+	for _, rw := range r.rows {
+		if rw.of != nil {
+			rw.half, rw.dropped = rw.of.half, rw.of.dropped
+		}
 	}
 	return nil
 }

@@ -376,18 +376,25 @@ func (p *paths) familyCount() error {
 	return err
 }
 
-// uploadTo sends the 100 KiB PDF to a pack and returns the document's id.
-func (p *paths) uploadTo(pack int64) (string, error) {
+// multipartPDF is pdf as the form of an upload (the part fiscal_document)
+// and its Content-Type.
+func multipartPDF(pdf []byte) (string, string) {
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	h := textproto.MIMEHeader{}
 	h.Set("Content-Disposition", `form-data; name="fiscal_document"; filename="factura.pdf"`)
 	h.Set("Content-Type", "application/pdf")
 	pw, _ := w.CreatePart(h)
-	pw.Write(p.pdf) //nolint:errcheck // a buffer
+	pw.Write(pdf) //nolint:errcheck // a buffer
 	w.Close()
-	b, err := do("POST", fmt.Sprintf("%s/packs/%d/fiscal_documents", p.base, packBase+pack), body.Bytes(), 201,
-		"Content-Type", w.FormDataContentType(), "Authorization", "Bearer "+sellerToken)
+	return body.String(), w.FormDataContentType()
+}
+
+// uploadTo sends the 100 KiB PDF to a pack and returns the document's id.
+func (p *paths) uploadTo(pack int64) (string, error) {
+	body, ct := multipartPDF(p.pdf)
+	b, err := do("POST", fmt.Sprintf("%s/packs/%d/fiscal_documents", p.base, packBase+pack), []byte(body), 201,
+		"Content-Type", ct, "Authorization", "Bearer "+sellerToken)
 	if err != nil {
 		return "", err
 	}
