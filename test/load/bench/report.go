@@ -175,6 +175,9 @@ func (r *report) markdown(w io.Writer) {
 		fmt.Fprintln(w, "| path | embedded | real backends |")
 		fmt.Fprintln(w, "|---|---|---|")
 		for _, rw := range r.rows {
+			if rw.of != nil {
+				continue
+			}
 			fmt.Fprintf(w, "| %s | %s %s | %s %s |\n", rw.name, rate(rw.embedded), rw.unit, rate(rw.res.rate()*rw.perOp), rw.unit)
 		}
 		fmt.Fprintln(w)

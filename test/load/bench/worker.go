@@ -202,6 +202,9 @@ func measureEmbedded(o options, r *report, w world) (idle, peak float64, err err
 	}
 	watch := watchRSS(all.cmd.Process.Pid)
 	for _, rw := range r.rows {
+		if rw.of != nil {
+			continue // a floor: its path is measured with its own row
+		}
 		s, err := closedLoop(o.conc, o.duration, rw.feria(p))
 		if err != nil {
 			watch.end()
