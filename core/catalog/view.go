@@ -1,7 +1,5 @@
 package catalog
 
-import "encoding/json"
-
 // ItemView is the item resource of the public API: the stored item with the
 // computed tags and HAS_COMPATIBILITIES attribute, and the shipping object
 // in the form the spec shows.
@@ -12,34 +10,20 @@ type ItemView struct {
 
 // ShippingView is the shipping object inside an item: the stored one,
 // written with free_methods in place of methods when free_shipping is true
-// (and the other way round).
-type ShippingView ItemShipping
-
-// MarshalJSON writes free_methods instead of methods when shipping is free,
-// and methods (without free_methods) otherwise.
-func (s ShippingView) MarshalJSON() ([]byte, error) {
-	type base struct {
-		Mode         string  `json:"mode"`
-		LocalPickUp  bool    `json:"local_pick_up"`
-		FreeShipping bool    `json:"free_shipping"`
-		LogisticType string  `json:"logistic_type"`
-		Dimensions   *string `json:"dimensions"`
-	}
-	b := base{s.Mode, s.LocalPickUp, s.FreeShipping, s.LogisticType, s.Dimensions}
-	if s.FreeShipping {
-		return json.Marshal(struct {
-			base
-			FreeMethods []FreeMethod `json:"free_methods"`
-			Costs       []any        `json:"costs"`
-			Tags        []string     `json:"tags"`
-		}{b, s.FreeMethods, s.Costs, s.Tags})
-	}
-	return json.Marshal(struct {
-		base
-		Methods []any    `json:"methods"`
-		Costs   []any    `json:"costs"`
-		Tags    []string `json:"tags"`
-	}{b, s.Methods, s.Costs, s.Tags})
+// (and the other way round). Exactly one of the two is set, so the answer
+// names one; a plain struct rather than a MarshalJSON method, which made
+// encoding/json marshal it apart and then compact the bytes again on every
+// item read (issue 17).
+type ShippingView struct {
+	Mode         string        `json:"mode"`
+	LocalPickUp  bool          `json:"local_pick_up"`
+	FreeShipping bool          `json:"free_shipping"`
+	LogisticType string        `json:"logistic_type"`
+	Dimensions   *string       `json:"dimensions"`
+	Methods      *[]any        `json:"methods,omitempty"`
+	FreeMethods  *[]FreeMethod `json:"free_methods,omitempty"`
+	Costs        []any         `json:"costs"`
+	Tags         []string      `json:"tags"`
 }
 
 // hasCompatibilitiesName is the attribute's name as the Argentine site
@@ -89,12 +73,14 @@ func View(it Item, f Facts) ItemView {
 		sv.Tags = append(sv.Tags, TagSelfServiceIn)
 	}
 	if s.FreeShipping {
-		sv.FreeMethods = s.FreeMethods
-		if sv.FreeMethods == nil {
-			sv.FreeMethods = []FreeMethod{}
+		free := s.FreeMethods
+		if free == nil {
+			free = []FreeMethod{}
 		}
+		sv.FreeMethods = &free
 	} else {
-		sv.Methods = orEmpty(s.Methods)
+		methods := orEmpty(s.Methods)
+		sv.Methods = &methods
 	}
 	v.Shipping = sv
 	return v

@@ -153,7 +153,7 @@ func TestPutItem(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !v.Shipping.FreeShipping || v.Shipping.Methods != nil || len(v.Shipping.FreeMethods) != 1 {
+		if !v.Shipping.FreeShipping || v.Shipping.Methods != nil || v.Shipping.FreeMethods == nil || len(*v.Shipping.FreeMethods) != 1 {
 			t.Errorf("shipping %+v, want free with its free method and no methods", v.Shipping)
 		}
 	})
