@@ -437,17 +437,19 @@ func measure(r *report, p *paths, a *anchors, settle func()) error {
 	}
 	fmt.Println("half load (open loop at half the saturated rate):")
 	for _, rw := range r.rows {
+		// A floor row sends its floor at its path's half rate: the tail
+		// the backends alone give at that load, beside the path's.
+		rate, op := rw.res.rate()/2, rw.feria
 		if rw.of != nil {
-			continue // shown with its path's row
+			rate, op = rw.of.res.rate()/2, func(*paths) func() error { return rw.anchor(a) }
 		}
 		settle()
-		rate := rw.res.rate() / 2
 		// The open loop warms up at its rate first (its connections, the
 		// client's own heap), as every closed-loop run does.
-		if _, _, err := openLoop(rate, o.warm, rw.feria(p)); err != nil {
+		if _, _, err := openLoop(rate, o.warm, op(p)); err != nil {
 			return fmt.Errorf("warm-up of %s at half load: %w", rw.name, err)
 		}
-		s, dropped, err := openLoop(rate, o.half, rw.feria(p))
+		s, dropped, err := openLoop(rate, o.half, op(p))
 		if err != nil {
 			return fmt.Errorf("%s at half load: %w", rw.name, err)
 		}
@@ -456,11 +458,6 @@ func measure(r *report, p *paths, a *anchors, settle func()) error {
 		_, p99 := m.quantiles()
 		rw.half, rw.dropped = s, dropped
 		fmt.Printf("  %-46s %7.0f op/s asked, p99 %s\n", strings.ReplaceAll(rw.name, "`", ""), rate, p99.Round(10*time.Microsecond))
-	}
-	for _, rw := range r.rows {
-		if rw.of != nil {
-			rw.half, rw.dropped = rw.of.half, rw.of.dropped
-		}
 	}
 	return nil
 }

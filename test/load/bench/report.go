@@ -128,7 +128,7 @@ func (r *report) markdown(w io.Writer) {
 	fmt.Fprintf(w, "Run: %s, %s, commit %s. Machine: %s; load average %s at the start, %s at the end.\n",
 		mode, r.start.Format("2006-01-02 15:04 MST"), r.commit, r.machine, r.loadBefore, r.loadEnd)
 	fmt.Fprintf(w, "Load: %d interleaved rounds, each path then its anchor for %s each, %d closed-loop keep-alive clients; "+
-		"p50/p99 over every round; then each path for %s at half its saturated rate from an open-loop client (latency from the instant each request was due). "+
+		"p50/p99 over every round; then each path for %s at half its saturated rate from an open-loop client (latency from the instant each request was due; a floor row's is its floor's, sent at its path's half rate). "+
 		"World: %d vehicle products and %d family heads, the read item and %d more with 200 compatibilities each, %d days of contact events for %d items, %d packs, %d listings more.\n\n",
 		r.o.rounds, r.o.duration, r.o.conc, r.o.half, r.o.products, r.o.products/perParent, compatItems, r.o.days, contactItems, packsOf(r.o), pick(r.o.quick, 300, 3000))
 	fmt.Fprintln(w, "| path | feria | the same stack doing the minimum | ratio | goal | p50 | p99 | p99 at half load (goal ≤ 20 ms) | rounds' spread |")
