@@ -4,7 +4,8 @@ import (
 	"context"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"github.com/feria/feria/adapters/sqlstore"
 )
 
 // A family count (compatdb.CountFamily) counts the child products whose
@@ -15,7 +16,7 @@ import (
 // parents (a HashSetOp over 15,500 ids, 7 ms warm; issue 17).
 func init() {
 	All.MustRegister(func(ctx context.Context, db *bun.DB) error {
-		if _, pg := db.Dialect().(*pgdialect.Dialect); !pg {
+		if !sqlstore.IsPostgres(db) {
 			return Exec(ctx, db,
 				`ALTER TABLE product_attributes ADD COLUMN child BOOLEAN NOT NULL DEFAULT FALSE`,
 				`UPDATE product_attributes SET child = EXISTS (SELECT 1 FROM products p WHERE p.id = product_attributes.product_id AND p.parent_id IS NOT NULL)`,
@@ -48,7 +49,7 @@ func init() {
 			`CREATE INDEX product_attributes_children_name ON product_attributes (domain_id, attribute_id, value_name, product_id) WHERE child`,
 		)
 	}, func(ctx context.Context, db *bun.DB) error {
-		if _, pg := db.Dialect().(*pgdialect.Dialect); !pg {
+		if !sqlstore.IsPostgres(db) {
 			return Exec(ctx, db, `DROP INDEX product_attributes_children_name`, `DROP INDEX product_attributes_children_id`,
 				`DROP TRIGGER products_child_update`, `DROP TRIGGER products_child_insert`, `DROP TRIGGER product_attributes_child`,
 				`ALTER TABLE product_attributes DROP COLUMN child`)

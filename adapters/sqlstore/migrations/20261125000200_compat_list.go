@@ -4,7 +4,8 @@ import (
 	"context"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"github.com/feria/feria/adapters/sqlstore"
 )
 
 // The list of an item's compatibilities (compatdb.ClaimedCompatibilities)
@@ -16,7 +17,7 @@ import (
 // (an index on their item) instead of a probe per compatibility (issue 17).
 func init() {
 	All.MustRegister(func(ctx context.Context, db *bun.DB) error {
-		if _, pg := db.Dialect().(*pgdialect.Dialect); !pg {
+		if !sqlstore.IsPostgres(db) {
 			return Exec(ctx, db,
 				`ALTER TABLE compatibilities ADD COLUMN product_name TEXT NOT NULL DEFAULT ''`,
 				`UPDATE compatibilities SET product_name = COALESCE((SELECT p.name FROM products p WHERE p.id = compatibilities.product_id), '')`,
@@ -48,7 +49,7 @@ func init() {
 			`CREATE INDEX compat_snapshots_item ON compat_snapshots (item_id, status)`,
 		)
 	}, func(ctx context.Context, db *bun.DB) error {
-		if _, pg := db.Dialect().(*pgdialect.Dialect); !pg {
+		if !sqlstore.IsPostgres(db) {
 			return Exec(ctx, db, `DROP INDEX compat_snapshots_item`, `DROP TRIGGER products_name_compatibilities`,
 				`DROP TRIGGER compatibilities_product_name_update`, `DROP TRIGGER compatibilities_product_name`,
 				`ALTER TABLE compatibilities DROP COLUMN product_name`)

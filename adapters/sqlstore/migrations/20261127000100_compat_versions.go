@@ -5,7 +5,8 @@ import (
 	"fmt"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"github.com/feria/feria/adapters/sqlstore"
 )
 
 // compat_versions holds, per item, a version of everything its list of
@@ -21,7 +22,7 @@ import (
 // never answered from a copy; its deletion removes its row.
 func init() {
 	All.MustRegister(func(ctx context.Context, db *bun.DB) error {
-		if _, pg := db.Dialect().(*pgdialect.Dialect); !pg {
+		if !sqlstore.IsPostgres(db) {
 			bump := func(item string) string {
 				return `INSERT INTO compat_versions (item_id, v) VALUES (` + item + `, random())
 					ON CONFLICT (item_id) DO UPDATE SET v = excluded.v;`
@@ -88,7 +89,7 @@ func init() {
 			`CREATE TRIGGER compat_versions_item_delete AFTER DELETE ON items FOR EACH ROW EXECUTE FUNCTION compat_versions_item()`,
 		)
 	}, func(ctx context.Context, db *bun.DB) error {
-		if _, pg := db.Dialect().(*pgdialect.Dialect); !pg {
+		if !sqlstore.IsPostgres(db) {
 			stmts := []string{}
 			for _, tr := range []string{"compat_insert", "compat_update", "compat_delete", "state_insert", "state_update", "state_delete",
 				"snapshot_insert", "snapshot_update", "snapshot_delete", "order_insert", "order_update", "order_delete", "item_delete"} {

@@ -4,7 +4,8 @@ import (
 	"context"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
+
+	"github.com/feria/feria/adapters/sqlstore"
 )
 
 // family_versions holds, per catalog domain, a version of its product
@@ -16,7 +17,7 @@ import (
 // bumps once per statement (a world loads products by the thousand).
 func init() {
 	All.MustRegister(func(ctx context.Context, db *bun.DB) error {
-		if _, pg := db.Dialect().(*pgdialect.Dialect); !pg {
+		if !sqlstore.IsPostgres(db) {
 			bump := func(domain string) string {
 				return `INSERT INTO family_versions (domain_id, v) VALUES (` + domain + `, random())
 					ON CONFLICT (domain_id) DO UPDATE SET v = excluded.v;`
@@ -45,7 +46,7 @@ func init() {
 				REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION family_versions_bump()`,
 		)
 	}, func(ctx context.Context, db *bun.DB) error {
-		if _, pg := db.Dialect().(*pgdialect.Dialect); !pg {
+		if !sqlstore.IsPostgres(db) {
 			return Exec(ctx, db, `DROP TRIGGER family_versions_delete`, `DROP TRIGGER family_versions_update`,
 				`DROP TRIGGER family_versions_insert`, `DROP TABLE family_versions`)
 		}

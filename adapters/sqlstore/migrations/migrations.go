@@ -9,8 +9,9 @@ import (
 	"strings"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/migrate"
+
+	"github.com/feria/feria/adapters/sqlstore"
 )
 
 // All is the ordered set of feria's migrations.
@@ -26,7 +27,7 @@ var sqliteTypes = strings.NewReplacer(
 
 // Exec runs PostgreSQL DDL statements, translated when db is SQLite.
 func Exec(ctx context.Context, db *bun.DB, statements ...string) error {
-	_, pg := db.Dialect().(*pgdialect.Dialect)
+	pg := sqlstore.IsPostgres(db)
 	for _, s := range statements {
 		if !pg {
 			s = sqliteTypes.Replace(s)
@@ -49,7 +50,7 @@ func Exec(ctx context.Context, db *bun.DB, statements ...string) error {
 // later start; the advisory lock ends with its session. SQLite is one
 // process's file (the embedded mode), where bun's lock is enough.
 func Up(ctx context.Context, db *bun.DB) (applied []string, err error) {
-	if _, pg := db.Dialect().(*pgdialect.Dialect); !pg {
+	if !sqlstore.IsPostgres(db) {
 		return up(ctx, db, true)
 	}
 	conn, err := db.Conn(ctx)
