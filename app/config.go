@@ -76,7 +76,7 @@ type Variable struct {
 var Variables = []Variable{
 	{Name: "HTTP_ADDR", Default: ":8080", Meaning: "address the API listens on"},
 	{Name: "DATA_DIR", Default: "./var", Meaning: "where the embedded backends keep their data"},
-	{Name: "DATABASE_URL", Unset: "SQLite at `DATA_DIR/feria.db`", Meaning: "PostgreSQL: `postgres://user:pass@host:5432/db?sslmode=disable`"},
+	{Name: "DATABASE_URL", Unset: "SQLite at `DATA_DIR/feria.db`", Meaning: "PostgreSQL: `postgres://user:pass@host:5432/db?sslmode=disable`; `&pool_max_conns=N` sizes each process's pool (default: the greater of 4 and its cores)"},
 	{Name: "REDIS_URL", Unset: "an in-process Redis", Meaning: "`redis://host:6379/0` (counters and job queues), or a Redis Cluster: `redis+cluster://host1:6379,host2:6379` (seed nodes, database 0; `rediss://`, `rediss+cluster://` for TLS)"},
 	{Name: "S3_ENDPOINT", Unset: "files under `DATA_DIR/blobs`", Meaning: "MinIO/S3 `host:port` (no scheme) for stored files"},
 	{Name: "S3_ACCESS_KEY", Unset: "none (needed with `S3_ENDPOINT`)", Meaning: "S3 access key"},

@@ -3,6 +3,8 @@ package sqlstore_test
 import (
 	"context"
 	"errors"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,6 +79,45 @@ func TestTimeScansBothDrivers(t *testing.T) {
 	for _, bad := range []any{"yesterday", 42} {
 		if err := zero.Scan(bad); err == nil {
 			t.Fatalf("Scan(%v) accepted", bad)
+		}
+	}
+}
+
+// DATABASE_URL's pool_max_conns sizes the pool and is not sent to the
+// server (PostgreSQL refuses a setting it does not know); without it the
+// pool is pgxpool's default; a size that is not a count is refused.
+func TestPostgresPoolSize(t *testing.T) {
+	ctx := context.Background()
+	base := testenv.PostgresURL(t)
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
+	for _, c := range []struct {
+		param string
+		want  int
+	}{{"", max(4, runtime.NumCPU())}, {"pool_max_conns=3", 3}, {"pool_max_conns=12", 12}} {
+		u := base
+		if c.param != "" {
+			u += sep + c.param
+		}
+		db, err := sqlstore.OpenPostgres(ctx, u)
+		if err != nil {
+			t.Fatalf("%q: %v", c.param, err)
+		}
+		var one int
+		err = db.NewRaw("SELECT 1").Scan(ctx, &one)
+		got := db.DB.Stats().MaxOpenConnections
+		db.Close()
+		if err != nil || got != c.want {
+			t.Fatalf("%q: SELECT 1 = %v; pool of %d, want %d", c.param, err, got, c.want)
+		}
+	}
+	for _, bad := range []string{"0", "-2", "many", ""} {
+		_, err := sqlstore.OpenPostgres(ctx, base+sep+"pool_max_conns="+bad)
+		want := `postgres: pool_max_conns: want a whole number of connections, 1 or more, got "` + bad + `"`
+		if err == nil || err.Error() != want {
+			t.Fatalf("pool_max_conns=%s: %v, want %s", bad, err, want)
 		}
 	}
 }

@@ -139,13 +139,14 @@ func TestTerminatedPoolConnectionsAreDiscarded(t *testing.T) {
 	app := "feria_pool_" + strings.ReplaceAll(t.Name(), "/", "_")
 	q := u.Query()
 	q.Set("application_name", app)
+	q.Set("pool_max_conns", "8")
 	u.RawQuery = q.Encode()
 	db, err := sqlstore.OpenPostgres(ctx, u.String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	const pooled = 8
+	const pooled = 8 // pool_max_conns
 	// Fill the pool: pooled connections at once, then all idle.
 	var wg sync.WaitGroup
 	for i := 0; i < pooled; i++ {
