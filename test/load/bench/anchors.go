@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -13,6 +15,17 @@ import (
 	"github.com/minio/minio-go/v7"
 	"github.com/redis/go-redis/v9"
 	"github.com/uptrace/bun"
+
+	"github.com/feria/feria/adapters/sqlstore"
+	"github.com/feria/feria/adapters/sqlstore/accountdb"
+	"github.com/feria/feria/adapters/sqlstore/fiscaldb"
+	"github.com/feria/feria/adapters/sqlstore/outboxdb"
+	"github.com/feria/feria/core/account"
+	"github.com/feria/feria/core/fiscal"
+	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/notify"
+	"github.com/feria/feria/ports/fiscalport"
+	"github.com/feria/feria/ports/outboxport"
 )
 
 // opsPerEvent is what counting one contact event takes at the least: a
@@ -35,7 +48,13 @@ type anchors struct {
 	// its Content-Type: what the least HTTP service in front of MinIO takes.
 	form, formType string
 	eventN         atomic.Int64
+	readN, writeN  atomic.Int64
+	packs          int64 // the world's packs, which writesPut takes in turn
 }
+
+// floorTask is the type of the upload floor's notices: removed from the
+// outbox before the worker runs, they are not the path's.
+const floorTask = "bench:floor_notice"
 
 // itemRow is the item's columns a primary-key select reads.
 type itemRow struct {
@@ -103,6 +122,86 @@ func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.
 		c.Set(fiber.HeaderContentType, info.ContentType)
 		_, err = io.Copy(c.Response().BodyWriter(), body)
 		return err
+	})
+	// The download's floor with its reads: the same service, which also
+	// reads what feria's download must (the caller's token, the pack with
+	// its documents) through feria's own stores, then GETs the document's
+	// object. Beside it, feria's path shows what its app adds: routing,
+	// middleware, the access rules, the errors.
+	tokens, packs := accountdb.New(db), fiscaldb.New(db)
+	app.Get("/reads/:pack", func(c *fiber.Ctx) error {
+		ctx := c.UserContext()
+		if _, _, err := tokens.Token(ctx, account.Hash(sellerToken)); err != nil {
+			return err
+		}
+		id, err := strconv.ParseInt(c.Params("pack"), 10, 64)
+		if err != nil {
+			return err
+		}
+		_, docs, err := packs.WithDocuments(ctx, id)
+		if err != nil || len(docs) == 0 {
+			return fmt.Errorf("pack %d: %d documents, %v", id, len(docs), err)
+		}
+		body, _, _, err := minio.Core{Client: s3}.GetObject(ctx, bucket, docs[0].Key, minio.GetObjectOptions{})
+		if err != nil {
+			return err
+		}
+		defer body.Close()
+		c.Set(fiber.HeaderContentType, docs[0].ContentType)
+		_, err = io.Copy(c.Response().BodyWriter(), body)
+		return err
+	})
+	// The upload's floor with its reads and writes: the same service, which
+	// also reads the token and the pack, PUTs the file, then writes its
+	// document row and its notice in one transaction, all through feria's
+	// stores. Its packs are the upload path's, its documents of the other
+	// type (one of each type per pack), its notices of a type of its own
+	// that the run removes before the worker starts (floorTask).
+	docs, outbox := fiscaldb.New(db), outboxdb.New(db)
+	app.Post("/writes/:pack", func(c *fiber.Ctx) error {
+		ctx := c.UserContext()
+		tok, _, err := tokens.Token(ctx, account.Hash(sellerToken))
+		if err != nil {
+			return err
+		}
+		id, err := strconv.ParseInt(c.Params("pack"), 10, 64)
+		if err != nil {
+			return err
+		}
+		p, _, err := packs.WithDocuments(ctx, id)
+		if err != nil {
+			return err
+		}
+		fh, err := c.FormFile("fiscal_document")
+		if err != nil {
+			return err
+		}
+		f, err := fh.Open()
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		d := fiscal.Document{ID: kernel.NewUUID(), PackID: id, SellerID: tok.UserID, FileType: fiscal.XML, Filename: fh.Filename,
+			ContentType: "application/pdf", Size: fh.Size, DateCreated: time.Now().UTC()}
+		d.Key = fmt.Sprint(fiscalport.FilePrefix, id, "/", d.ID)
+		if _, err := s3.PutObject(ctx, bucket, d.Key, f, fh.Size, minio.PutObjectOptions{ContentType: d.ContentType}); err != nil {
+			return err
+		}
+		notice, err := json.Marshal(fiscalport.Notice{ID: kernel.NewUUID(), Kind: notify.KindFiscalDocument, PackID: id,
+			BuyerID: p.BuyerID, SellerID: p.SellerID, DocumentIDs: []string{d.PublicID()}})
+		if err != nil {
+			return err
+		}
+		err = sqlstore.Tx{DB: db}.RunInTx(ctx, func(ctx context.Context) error {
+			if err := docs.Add(ctx, []fiscal.Document{d}); err != nil {
+				return err
+			}
+			return outbox.Add(ctx, outboxport.Message{ID: kernel.NewUUID(), Type: floorTask, Payload: notice, CreatedAt: d.DateCreated})
+		})
+		if err != nil {
+			return err
+		}
+		return c.Status(fiber.StatusCreated).JSON(fiber.Map{"ids": []string{d.PublicID()}})
 	})
 	app.Get("/pk/:id", func(c *fiber.Ctx) error {
 		var row itemRow
@@ -208,6 +307,29 @@ func (a *anchors) hopGet() error {
 	if err == nil && len(b) != len(a.body) {
 		err = fmt.Errorf("GET /get: %d bytes", len(b))
 	}
+	return err
+}
+
+// readsGet downloads a document of the download path's packs through the
+// service that also does the path's reads.
+func (a *anchors) readsGet() error {
+	pack := packBase + a.readN.Add(1)%downloadPacks
+	b, err := do("GET", fmt.Sprint(a.base, "/reads/", pack), nil, 200)
+	if err == nil && len(b) != len(a.body) {
+		err = fmt.Errorf("GET /reads/%d: %d bytes", pack, len(b))
+	}
+	return err
+}
+
+// writesPut uploads the multipart form to the service that also does the
+// upload path's reads and writes, each time to the next of the path's
+// packs; errExhausted when none is left.
+func (a *anchors) writesPut() error {
+	n := downloadPacks + a.writeN.Add(1)
+	if n >= a.packs {
+		return errExhausted
+	}
+	_, err := do("POST", fmt.Sprint(a.base, "/writes/", packBase+n), []byte(a.form), 201, "Content-Type", a.formType)
 	return err
 }
 

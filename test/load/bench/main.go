@@ -26,6 +26,10 @@
 // commands its script runs, pipelined without the script; the upload and
 // the download beside the least HTTP service in front of MinIO (fiber
 // taking the multipart file and PUTting it; a GET copied to the answer),
+// and beside that service doing also the path's database work through
+// feria's own stores (the token's and the pack's reads; for the upload,
+// its row and its notice written in one transaction): what is left between
+// the path and that floor is feria's app itself,
 //
 // then each path at half its saturated rate with an open-loop client (p99),
 // the RSS of the feria process (idle, and its peak under load), jobs/s of
@@ -208,8 +212,12 @@ func rows() []*row {
 			of: of("contact event ingest"), anchor: func(a *anchors) func() error { return a.ingestCmds }, anchorKey: "ingestcmds"},
 		&row{name: "fiscal upload, beside the least HTTP service", anchorName: "fiber taking the multipart file + raw minio-go PUT", unit: "obj/s", perOp: 1,
 			of: of("fiscal upload"), anchor: func(a *anchors) func() error { return a.hopPut }, anchorKey: "hopput"},
+		&row{name: "fiscal upload, beside its reads and writes", anchorName: "the same, reading the token and the pack and writing the row and its notice through feria's stores", unit: "obj/s", perOp: 1,
+			of: of("fiscal upload"), anchor: func(a *anchors) func() error { return a.writesPut }, anchorKey: "writesput"},
 		&row{name: "fiscal download, beside the least HTTP service", anchorName: "fiber + raw minio-go GET copied to the answer", unit: "obj/s", perOp: 1,
 			of: of("fiscal download"), anchor: func(a *anchors) func() error { return a.hopGet }, anchorKey: "hopget"},
+		&row{name: "fiscal download, beside its reads", anchorName: "the same, reading the token and the pack through feria's stores first", unit: "obj/s", perOp: 1,
+			of: of("fiscal download"), anchor: func(a *anchors) func() error { return a.readsGet }, anchorKey: "readsget"},
 	)
 }
 
@@ -337,6 +345,7 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
+	a.packs = p.packs
 	defer a.close()
 	time.Sleep(time.Second)
 	r.idleSeeded = serve.status("VmRSS")

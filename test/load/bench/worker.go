@@ -121,6 +121,9 @@ func measureWorker(ctx context.Context, bin string, env []string, db *bun.DB, re
 		return d, nil
 	}
 
+	if _, err := db.NewRaw("DELETE FROM outbox WHERE task_type = ?", floorTask).Exec(ctx); err != nil {
+		return res, err
+	}
 	var messages int
 	if err := db.NewRaw("SELECT count(*) FROM outbox WHERE relayed_at IS NULL").Scan(ctx, &messages); err != nil {
 		return res, err
