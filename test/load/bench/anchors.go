@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net"
 	"strconv"
 	"sync/atomic"
@@ -98,11 +99,7 @@ func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.
 	// anchors: the file of a multipart form PUT as it is, and an object
 	// sent back as it is; no token, no database.
 	app.Post("/put", func(c *fiber.Ctx) error {
-		fh, err := c.FormFile("fiscal_document")
-		if err != nil {
-			return err
-		}
-		f, err := fh.Open()
+		f, fh, err := formFile(c)
 		if err != nil {
 			return err
 		}
@@ -113,16 +110,7 @@ func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.
 		}
 		return c.Status(fiber.StatusCreated).JSON(fiber.Map{"ids": []string{key}})
 	})
-	app.Get("/get", func(c *fiber.Ctx) error {
-		body, info, _, err := minio.Core{Client: s3}.GetObject(c.UserContext(), bucket, "anchor/get", minio.GetObjectOptions{})
-		if err != nil {
-			return err
-		}
-		defer body.Close()
-		c.Set(fiber.HeaderContentType, info.ContentType)
-		_, err = io.Copy(c.Response().BodyWriter(), body)
-		return err
-	})
+	app.Get("/get", func(c *fiber.Ctx) error { return sendObject(c, s3, bucket, "anchor/get") })
 	// The download's floor with its reads: the same service, which also
 	// reads what feria's download must (the caller's token, the pack with
 	// its documents) through feria's own stores, then GETs the document's
@@ -142,14 +130,7 @@ func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.
 		if err != nil || len(docs) == 0 {
 			return fmt.Errorf("pack %d: %d documents, %v", id, len(docs), err)
 		}
-		body, _, _, err := minio.Core{Client: s3}.GetObject(ctx, bucket, docs[0].Key, minio.GetObjectOptions{})
-		if err != nil {
-			return err
-		}
-		defer body.Close()
-		c.Set(fiber.HeaderContentType, docs[0].ContentType)
-		_, err = io.Copy(c.Response().BodyWriter(), body)
-		return err
+		return sendObject(c, s3, bucket, docs[0].Key)
 	})
 	// The upload's floor with its reads and writes: the same service, which
 	// also reads the token and the pack, PUTs the file, then writes its
@@ -172,11 +153,7 @@ func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.
 		if err != nil {
 			return err
 		}
-		fh, err := c.FormFile("fiscal_document")
-		if err != nil {
-			return err
-		}
-		f, err := fh.Open()
+		f, fh, err := formFile(c)
 		if err != nil {
 			return err
 		}
@@ -234,6 +211,28 @@ func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.
 	a.app = app
 	a.base = "http://" + ln.Addr().String()
 	return a, nil
+}
+
+// formFile opens the fiscal_document file of the request's multipart form.
+func formFile(c *fiber.Ctx) (multipart.File, *multipart.FileHeader, error) {
+	fh, err := c.FormFile("fiscal_document")
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := fh.Open()
+	return f, fh, err
+}
+
+// sendObject GETs an object with minio-go and copies it into the answer.
+func sendObject(c *fiber.Ctx, s3 *minio.Client, bucket, key string) error {
+	body, info, _, err := minio.Core{Client: s3}.GetObject(c.UserContext(), bucket, key, minio.GetObjectOptions{})
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	c.Set(fiber.HeaderContentType, info.ContentType)
+	_, err = io.Copy(c.Response().BodyWriter(), body)
+	return err
 }
 
 // close stops the anchor app; the clients' idle keep-alive connections
