@@ -164,7 +164,8 @@ func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.
 		if _, err := s3.PutObject(ctx, bucket, d.Key, f, fh.Size, minio.PutObjectOptions{ContentType: d.ContentType}); err != nil {
 			return err
 		}
-		notice, err := json.Marshal(fiscalport.Notice{ID: kernel.NewUUID(), Kind: notify.KindFiscalDocument, PackID: id,
+		nid := kernel.NewUUID() // the notice's id is its message's, as feria's
+		notice, err := json.Marshal(fiscalport.Notice{ID: nid, Kind: notify.KindFiscalDocument, PackID: id,
 			BuyerID: p.BuyerID, SellerID: p.SellerID, DocumentIDs: []string{d.PublicID()}})
 		if err != nil {
 			return err
@@ -173,7 +174,7 @@ func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.
 			if err := docs.Add(ctx, []fiscal.Document{d}); err != nil {
 				return err
 			}
-			return outbox.Add(ctx, outboxport.Message{ID: kernel.NewUUID(), Type: floorTask, Payload: notice, CreatedAt: d.DateCreated})
+			return outbox.Add(ctx, outboxport.Message{ID: nid, Type: floorTask, Payload: notice, CreatedAt: d.DateCreated})
 		})
 		if err != nil {
 			return err
