@@ -117,18 +117,24 @@ func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.
 	// object. Beside it, feria's path shows what its app adds: routing,
 	// middleware, the access rules, the errors.
 	tokens, packs := accountdb.New(db), fiscaldb.New(db)
-	app.Get("/reads/:pack", func(c *fiber.Ctx) error {
-		ctx := c.UserContext()
-		if _, _, err := tokens.Token(ctx, account.Hash(sellerToken)); err != nil {
-			return err
+	// reads is what both fiscal paths read first: the caller's token, then
+	// the path's pack with its documents.
+	reads := func(c *fiber.Ctx) (account.Token, fiscal.Pack, []fiscal.Document, error) {
+		tok, _, err := tokens.Token(c.UserContext(), account.Hash(sellerToken))
+		if err != nil {
+			return tok, fiscal.Pack{}, nil, err
 		}
 		id, err := strconv.ParseInt(c.Params("pack"), 10, 64)
 		if err != nil {
-			return err
+			return tok, fiscal.Pack{}, nil, err
 		}
-		_, docs, err := packs.WithDocuments(ctx, id)
+		p, docs, err := packs.WithDocuments(c.UserContext(), id)
+		return tok, p, docs, err
+	}
+	app.Get("/reads/:pack", func(c *fiber.Ctx) error {
+		_, _, docs, err := reads(c)
 		if err != nil || len(docs) == 0 {
-			return fmt.Errorf("pack %d: %d documents, %v", id, len(docs), err)
+			return fmt.Errorf("pack %s: %d documents, %v", c.Params("pack"), len(docs), err)
 		}
 		return sendObject(c, s3, bucket, docs[0].Key)
 	})
@@ -141,18 +147,11 @@ func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.
 	docs, outbox := fiscaldb.New(db), outboxdb.New(db)
 	app.Post("/writes/:pack", func(c *fiber.Ctx) error {
 		ctx := c.UserContext()
-		tok, _, err := tokens.Token(ctx, account.Hash(sellerToken))
+		tok, p, _, err := reads(c)
 		if err != nil {
 			return err
 		}
-		id, err := strconv.ParseInt(c.Params("pack"), 10, 64)
-		if err != nil {
-			return err
-		}
-		p, _, err := packs.WithDocuments(ctx, id)
-		if err != nil {
-			return err
-		}
+		id := p.ID
 		f, fh, err := formFile(c)
 		if err != nil {
 			return err
