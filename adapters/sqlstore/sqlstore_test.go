@@ -3,8 +3,8 @@ package sqlstore_test
 import (
 	"context"
 	"errors"
+	"net/url"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 
@@ -88,33 +88,39 @@ func TestTimeScansBothDrivers(t *testing.T) {
 // pool is pgxpool's default; a size that is not a count is refused.
 func TestPostgresPoolSize(t *testing.T) {
 	ctx := context.Background()
-	base := testenv.PostgresURL(t)
-	sep := "?"
-	if strings.Contains(base, "?") {
-		sep = "&"
-	}
-	for _, c := range []struct {
-		param string
-		want  int
-	}{{"", max(4, runtime.NumCPU())}, {"pool_max_conns=3", 3}, {"pool_max_conns=12", 12}} {
-		u := base
-		if c.param != "" {
-			u += sep + c.param
-		}
-		db, err := sqlstore.OpenPostgres(ctx, u)
+	// with is the test server's URL with pool_max_conns set to size (left
+	// out when size is nil).
+	with := func(size *string) string {
+		u, err := url.Parse(testenv.PostgresURL(t))
 		if err != nil {
-			t.Fatalf("%q: %v", c.param, err)
+			t.Fatal(err)
+		}
+		if size != nil {
+			q := u.Query()
+			q.Set("pool_max_conns", *size)
+			u.RawQuery = q.Encode()
+		}
+		return u.String()
+	}
+	three, twelve := "3", "12"
+	for _, c := range []struct {
+		size *string
+		want int
+	}{{nil, max(4, runtime.NumCPU())}, {&three, 3}, {&twelve, 12}} {
+		db, err := sqlstore.OpenPostgres(ctx, with(c.size))
+		if err != nil {
+			t.Fatalf("%s: %v", with(c.size), err)
 		}
 		var one int
 		err = db.NewRaw("SELECT 1").Scan(ctx, &one)
 		got := db.DB.Stats().MaxOpenConnections
 		db.Close()
 		if err != nil || got != c.want {
-			t.Fatalf("%q: SELECT 1 = %v; pool of %d, want %d", c.param, err, got, c.want)
+			t.Fatalf("%s: SELECT 1 = %v; pool of %d, want %d", with(c.size), err, got, c.want)
 		}
 	}
 	for _, bad := range []string{"0", "-2", "many", ""} {
-		_, err := sqlstore.OpenPostgres(ctx, base+sep+"pool_max_conns="+bad)
+		_, err := sqlstore.OpenPostgres(ctx, with(&bad))
 		want := `postgres: pool_max_conns: want a whole number of connections, 1 or more, got "` + bad + `"`
 		if err == nil || err.Error() != want {
 			t.Fatalf("pool_max_conns=%s: %v, want %s", bad, err, want)
