@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 	"go.yaml.in/yaml/v3"
@@ -21,12 +22,18 @@ import (
 //go:embed viewer/redoc.standalone.js
 var redoc []byte
 
-// Docs is the contract in its three forms, built once at start-up.
+// Docs is the contract in its three forms: the YAML and the JSON built at
+// start-up, the page on its first request.
 type Docs struct {
-	yaml, json, page []byte
+	yaml, json []byte
+	// page is the reference page, rendered once when first asked for: it
+	// holds the whole viewer (1.1 MB), which a process that never serves
+	// /docs should neither copy into its heap nor read from its binary.
+	page func() ([]byte, error)
 }
 
-// New converts spec (OpenAPI YAML) to JSON and renders the reference page.
+// New converts spec (OpenAPI YAML) to JSON; a document that does not
+// parse is an error here, at start-up, not on a request.
 func New(spec []byte) (*Docs, error) {
 	var v any
 	if err := yaml.Unmarshal(spec, &v); err != nil {
@@ -36,16 +43,22 @@ func New(spec []byte) (*Docs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("docsapi: openapi.yaml to JSON: %w", err)
 	}
+	return &Docs{yaml: spec, json: js, page: sync.OnceValues(func() ([]byte, error) { return render(js) })}, nil
+}
+
+// render builds the reference page. The document and the viewer go
+// inline: one request shows the page, and nothing is fetched from anywhere
+// else.
+func render(js []byte) ([]byte, error) {
 	var page bytes.Buffer
-	// The document and the viewer go inline: one request shows the page,
-	// and nothing is fetched from anywhere else.
-	err = pageTemplate.Execute(&page, struct {
+	page.Grow(len(redoc) + len(js) + 1024)
+	err := pageTemplate.Execute(&page, struct {
 		Spec, Redoc template.JS
 	}{Spec: template.JS(js), Redoc: template.JS(redoc)})
 	if err != nil {
 		return nil, fmt.Errorf("docsapi: page: %w", err)
 	}
-	return &Docs{yaml: spec, json: js, page: page.Bytes()}, nil
+	return page.Bytes(), nil
 }
 
 // JSON is the document as JSON.
@@ -62,8 +75,12 @@ func (d *Docs) Routes(app fiber.Router) {
 		return c.Send(d.json)
 	})
 	app.Get("/docs", func(c *fiber.Ctx) error {
+		page, err := d.page()
+		if err != nil {
+			return err
+		}
 		c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-		return c.Send(d.page)
+		return c.Send(page)
 	})
 }
 
