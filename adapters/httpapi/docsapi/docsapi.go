@@ -22,19 +22,34 @@ import (
 //go:embed viewer/redoc.standalone.js
 var redoc []byte
 
-// Docs is the contract in its three forms: the YAML and the JSON built at
-// start-up, the page on its first request.
+// Docs is the contract in its three forms: the YAML as embedded, the JSON
+// and the page each built once, on its first request. Both hold what a
+// process that never serves them should not pay for at start-up: the JSON
+// is a parse of the whole document (5 MB of allocations), and the page
+// holds the whole viewer (1.1 MB), copied from the binary.
 type Docs struct {
-	yaml, json []byte
-	// page is the reference page, rendered once when first asked for: it
-	// holds the whole viewer (1.1 MB), which a process that never serves
-	// /docs should neither copy into its heap nor read from its binary.
-	page func() ([]byte, error)
+	yaml       []byte
+	json, page func() ([]byte, error)
 }
 
-// New converts spec (OpenAPI YAML) to JSON; a document that does not
-// parse is an error here, at start-up, not on a request.
-func New(spec []byte) (*Docs, error) {
+// New serves spec (OpenAPI YAML). The document is fixed at build time and
+// parsed by the tests, so a document that does not convert is a build
+// defect; a binary that has one answers its errors on these routes only.
+func New(spec []byte) *Docs {
+	d := &Docs{yaml: spec}
+	d.json = sync.OnceValues(func() ([]byte, error) { return toJSON(spec) })
+	d.page = sync.OnceValues(func() ([]byte, error) {
+		js, err := d.json()
+		if err != nil {
+			return nil, err
+		}
+		return render(js)
+	})
+	return d
+}
+
+// toJSON converts the YAML document to JSON.
+func toJSON(spec []byte) ([]byte, error) {
 	var v any
 	if err := yaml.Unmarshal(spec, &v); err != nil {
 		return nil, fmt.Errorf("docsapi: openapi.yaml: %w", err)
@@ -43,7 +58,7 @@ func New(spec []byte) (*Docs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("docsapi: openapi.yaml to JSON: %w", err)
 	}
-	return &Docs{yaml: spec, json: js, page: sync.OnceValues(func() ([]byte, error) { return render(js) })}, nil
+	return js, nil
 }
 
 // render builds the reference page. The document and the viewer go
@@ -61,27 +76,26 @@ func render(js []byte) ([]byte, error) {
 	return page.Bytes(), nil
 }
 
-// JSON is the document as JSON.
-func (d *Docs) JSON() []byte { return d.json }
-
 // Routes serves GET /openapi.yaml, /openapi.json and /docs.
 func (d *Docs) Routes(app fiber.Router) {
 	app.Get("/openapi.yaml", func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, "application/yaml")
 		return c.Send(d.yaml)
 	})
-	app.Get("/openapi.json", func(c *fiber.Ctx) error {
-		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
-		return c.Send(d.json)
-	})
-	app.Get("/docs", func(c *fiber.Ctx) error {
-		page, err := d.page()
+	app.Get("/openapi.json", send(d.json, fiber.MIMEApplicationJSON))
+	app.Get("/docs", send(d.page, fiber.MIMETextHTMLCharsetUTF8))
+}
+
+// send answers what built builds, as contentType.
+func send(built func() ([]byte, error), contentType string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		b, err := built()
 		if err != nil {
 			return err
 		}
-		c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
-		return c.Send(page)
-	})
+		c.Set(fiber.HeaderContentType, contentType)
+		return c.Send(b)
+	}
 }
 
 // pageTemplate is Redoc's standalone page, with the spec object given to

@@ -2,6 +2,7 @@ package docsapi_test
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/feria/feria/adapters/httpapi/docsapi"
 	"github.com/feria/feria/test/apptest"
 )
 
@@ -182,5 +186,24 @@ func TestViewerIsThePinnedRedoc(t *testing.T) {
 	}
 	if banner := `" ReDoc Version: ","` + pin.Version + `"`; !strings.Contains(string(bundle), banner) {
 		t.Errorf("viewer/redoc.standalone.js is not redoc %s (no %s); run viewer/build.sh", pin.Version, banner)
+	}
+}
+
+// A document that does not convert (a build defect: the tests parse the
+// embedded one) fails its JSON and its page, on every request, and
+// nothing else: the process starts and the YAML is served as it is.
+func TestBrokenDocumentFailsItsRoutesOnly(t *testing.T) {
+	app := fiber.New()
+	docsapi.New([]byte("openapi: [3.1.0\n")).Routes(app)
+	for range 2 {
+		for path, want := range map[string]int{"/openapi.yaml": 200, "/openapi.json": 500, "/docs": 500} {
+			res, err := app.Test(httptest.NewRequest("GET", path, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StatusCode != want {
+				t.Errorf("GET %s: %d, want %d", path, res.StatusCode, want)
+			}
+		}
 	}
 }
