@@ -257,11 +257,13 @@ func (it Item) PartNumber() *string {
 // Facts are what the service derives about an item from the compatibility
 // tables and its category at read time.
 type Facts struct {
-	// Compatibilities is the number of compatibilities of the item.
-	Compatibilities int
-	Universal       bool
-	Incomplete      bool
-	Pending         bool
+	// HasCompatibilities: the item has at least one compatibility. Its
+	// answers need no more than that, and whether any exists is one index
+	// probe where a count read every one of them (issue 17).
+	HasCompatibilities bool
+	Universal          bool
+	Incomplete         bool
+	Pending            bool
 	// SelfService: the seller enabled local delivery ('flex') on the item.
 	SelfService bool
 }

@@ -131,7 +131,7 @@ func TestView(t *testing.T) {
 	if len(v.Tags) != 2 || v.Tags[1] != catalog.TagIncomplete || len(v.Attributes) != 1 {
 		t.Errorf("view without compatibilities: %+v %+v", v.Tags, v.Attributes)
 	}
-	v = catalog.View(it, catalog.Facts{Compatibilities: 1})
+	v = catalog.View(it, catalog.Facts{HasCompatibilities: true})
 	if len(v.Attributes) != 2 || v.Attributes[1].ID != catalog.AttrHasCompatibilities || v.Attributes[1].ValueType != "boolean" {
 		t.Errorf("view with compatibilities: %+v", v.Attributes)
 	}

@@ -52,7 +52,7 @@ func View(it Item, f Facts) ItemView {
 			attrs = append(attrs, a)
 		}
 	}
-	if f.Compatibilities > 0 || f.Universal {
+	if f.HasCompatibilities || f.Universal {
 		yes := "Sí"
 		attrs = append(attrs, ItemAttribute{
 			ID: AttrHasCompatibilities, Name: hasCompatibilitiesName, ValueName: &yes,

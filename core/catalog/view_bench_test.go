@@ -18,7 +18,7 @@ func BenchmarkViewJSON(b *testing.B) {
 		Shipping: catalog.ItemShipping{Mode: "me2", LogisticType: "drop_off", Dimensions: &dims, Methods: []any{}, Tags: []string{}}}
 	for _, free := range []bool{false, true} {
 		it.Shipping.FreeShipping = free
-		v := catalog.View(it, catalog.Facts{Compatibilities: 2})
+		v := catalog.View(it, catalog.Facts{HasCompatibilities: true})
 		b.Run(map[bool]string{false: "paid", true: "free"}[free], func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -162,10 +162,10 @@ func (m *Memory) ItemWithFacts(_ context.Context, id string) (catalog.Item, cata
 }
 
 func (m *Memory) facts(it catalog.Item) catalog.Facts {
-	f := catalog.Facts{Compatibilities: len(m.compat[it.ID]), Universal: m.universal[it.ID]}
+	f := catalog.Facts{HasCompatibilities: len(m.compat[it.ID]) > 0, Universal: m.universal[it.ID]}
 	cat, ok := m.categories[it.CategoryID]
 	required := ok && cat.Compatibilities != nil && cat.Compatibilities.Required
-	f.Incomplete = required && f.Compatibilities == 0 && !m.exception[it.ID] && !f.Universal
+	f.Incomplete = required && !f.HasCompatibilities && !m.exception[it.ID] && !f.Universal
 	if f.Universal {
 		return f
 	}

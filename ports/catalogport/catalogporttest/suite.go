@@ -271,18 +271,18 @@ func TestStore(t *testing.T, newEnv func(t *testing.T) Env) {
 		e.EnableFlex(ctx, "MLA1103")
 
 		want := map[string]catalog.Facts{
-			"MLA1100": {Compatibilities: 2},
+			"MLA1100": {HasCompatibilities: true},
 			"MLA1101": {Incomplete: true},
-			"MLA1102": {Compatibilities: 1, Pending: true},
+			"MLA1102": {HasCompatibilities: true, Pending: true},
 			"MLA1103": {SelfService: true},
 			"MLA1104": {},
 			"MLA1105": {},
 			"MLA1106": {Universal: true},
 			// MLA1109 is active and has a vehicle MLA1107 lacks.
-			"MLA1107": {Compatibilities: 1, Pending: true},
+			"MLA1107": {HasCompatibilities: true, Pending: true},
 			"MLA1108": {Incomplete: true},
 			// MLA1107 is paused: its vehicles are no suggestion.
-			"MLA1109": {Compatibilities: 1},
+			"MLA1109": {HasCompatibilities: true},
 		}
 		for id, w := range want {
 			it, got, err := e.Store.ItemWithFacts(ctx, id)
