@@ -1,7 +1,6 @@
 package contacts
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -199,28 +198,51 @@ type Bucket struct {
 	Total int64
 }
 
-// Window is a time-window result of one subject.
+// Window is a time-window result of one subject. Its results are not
+// stored as buckets: each one's start follows from From and its place, so
+// a window keeps its counts only (a 50-id window would otherwise build
+// 1,500 dated buckets per request, issue 17).
 type Window struct {
 	Subject  Subject
 	Kind     Kind
 	Unit     Unit
 	Last     int
 	From, To time.Time
-	Results  []Bucket
-	Total    int64
+	// Counts are the intervals' totals, oldest first.
+	Counts []int64
+	// Desc: the results come newest first.
+	Desc  bool
+	Total int64
 }
 
 // NewWindow builds the result of spec w from the counts of its intervals,
-// oldest first; results come out in the order the spec asked for.
+// oldest first, which it keeps (not a copy); results come out in the order
+// the spec asked for.
 func NewWindow(s Subject, k Kind, w WindowSpec, counts []int64) Window {
 	from, to := w.Bounds()
-	out := Window{Subject: s, Kind: k, Unit: w.Unit, Last: w.Last, From: from, To: to, Results: make([]Bucket, len(counts))}
-	for i, c := range counts {
-		out.Results[i] = Bucket{Start: from.Add(time.Duration(i) * w.Unit.Duration()), Total: c}
+	out := Window{Subject: s, Kind: k, Unit: w.Unit, Last: w.Last, From: from, To: to, Counts: counts, Desc: w.Desc}
+	for _, c := range counts {
 		out.Total += c
 	}
+	return out
+}
+
+// Len is the number of results.
+func (w *Window) Len() int { return len(w.Counts) }
+
+// Result is the i-th result, in the order asked for.
+func (w *Window) Result(i int) Bucket {
 	if w.Desc {
-		slices.Reverse(out.Results)
+		i = len(w.Counts) - 1 - i
+	}
+	return Bucket{Start: w.From.Add(time.Duration(i) * w.Unit.Duration()), Total: w.Counts[i]}
+}
+
+// Results are the results, in the order asked for.
+func (w *Window) Results() []Bucket {
+	out := make([]Bucket, w.Len())
+	for i := range out {
+		out[i] = w.Result(i)
 	}
 	return out
 }

@@ -150,12 +150,14 @@ func TestParseWindow(t *testing.T) {
 func TestNewWindowOrder(t *testing.T) {
 	w := WindowSpec{Unit: Hour, Last: 3, Ending: ts("2026-11-20T00:10:00Z")}
 	got := NewWindow(ItemSubject("MLA1"), Question, w, []int64{1, 2, 3})
-	if got.Total != 6 || !got.Results[0].Start.Equal(ts("2026-11-19T22:00:00Z")) || got.Results[2].Total != 3 {
+	if r := got.Results(); got.Total != 6 || len(r) != 3 || !r[0].Start.Equal(ts("2026-11-19T22:00:00Z")) || r[0].Total != 1 ||
+		!r[2].Start.Equal(ts("2026-11-20T00:00:00Z")) || r[2].Total != 3 {
 		t.Fatalf("asc %+v", got)
 	}
 	w.Desc = true
 	got = NewWindow(ItemSubject("MLA1"), Question, w, []int64{1, 2, 3})
-	if got.Total != 6 || !got.Results[0].Start.Equal(ts("2026-11-20T00:00:00Z")) || got.Results[0].Total != 3 {
+	if r := got.Results(); got.Total != 6 || len(r) != 3 || !r[0].Start.Equal(ts("2026-11-20T00:00:00Z")) || r[0].Total != 3 ||
+		!r[2].Start.Equal(ts("2026-11-19T22:00:00Z")) || r[2].Total != 1 {
 		t.Fatalf("desc %+v", got)
 	}
 }

@@ -30,15 +30,14 @@ type resultPrefixes struct {
 // fits tells whether w's results start where of's do, interval by interval.
 func (p *resultPrefixes) fits(w *contacts.Window) bool {
 	o := p.of
-	return o != nil && len(w.Results) == len(o.Results) && w.Unit == o.Unit && w.From.Equal(o.From) &&
-		(len(w.Results) == 0 || w.Results[0].Start.Equal(o.Results[0].Start))
+	return o != nil && w.Len() == o.Len() && w.Unit == o.Unit && w.From.Equal(o.From) && w.Desc == o.Desc
 }
 
 func (p *resultPrefixes) make(w *contacts.Window) {
 	p.buf, p.ends, p.of = p.buf[:0], p.ends[:0], w
-	for _, r := range w.Results {
+	for i := range w.Len() {
 		p.buf = append(p.buf, `{"date":"`...)
-		p.buf = appendDate(p.buf, r.Start)
+		p.buf = appendDate(p.buf, w.Result(i).Start)
 		p.buf = append(p.buf, `","total":`...)
 		p.ends = append(p.ends, len(p.buf))
 	}
@@ -108,12 +107,12 @@ func appendWindow(b []byte, w *contacts.Window, pre *resultPrefixes) []byte {
 	if !pre.fits(w) {
 		pre.make(w)
 	}
-	for i, r := range w.Results {
+	for i := range w.Len() {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, pre.get(i)...)
-		b = strconv.AppendInt(b, r.Total, 10)
+		b = strconv.AppendInt(b, w.Result(i).Total, 10)
 		b = append(b, '}')
 	}
 	return append(b, "]}"...)

@@ -36,7 +36,7 @@ func reference(w contacts.Window) windowJSON {
 	if w.Kind == contacts.MsgApp {
 		out.Last = strconv.Itoa(w.Last)
 	}
-	for _, r := range w.Results {
+	for _, r := range w.Results() {
 		out.Results = append(out.Results, resultJSON{Date: contacts.FormatDate(r.Start), Total: r.Total})
 	}
 	return out

@@ -48,12 +48,12 @@ func TestIngestAndRead(t *testing.T) {
 		t.Fatalf("totals %d %d %d %v", one.Total, two.Total, seller.Total, err)
 	}
 	w, err := s.UserWindow(ctx, "7", contactsport.WindowQuery{Kind: contacts.Question, Last: "5", Unit: "hour", Ending: "2026-11-20T10:30:00-03:00"})
-	if err != nil || w.Total != 2 || len(w.Results) != 5 || w.Results[0].Start != time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC) ||
-		w.Results[1].Total != 1 || w.Results[4].Total != 1 {
+	if r := w.Results(); err != nil || w.Total != 2 || len(r) != 5 || r[0].Start != time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC) ||
+		r[1].Total != 1 || r[4].Total != 1 {
 		t.Fatalf("user window %+v %v", w, err)
 	}
 	ws, err := s.ItemWindows(ctx, []string{"MLA3", "MLA1"}, contactsport.WindowQuery{Kind: contacts.Question, Last: "2", Unit: "day", Order: "desc"})
-	if err != nil || len(ws) != 2 || ws[0].Subject.Item != "MLA3" || ws[0].Results[1].Total != 1 || ws[1].Results[0].Total != 1 {
+	if err != nil || len(ws) != 2 || ws[0].Subject.Item != "MLA3" || ws[0].Results()[1].Total != 1 || ws[1].Results()[0].Total != 1 {
 		t.Fatalf("item windows %+v %v", ws, err)
 	}
 }
