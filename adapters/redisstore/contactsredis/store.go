@@ -303,16 +303,27 @@ func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.An
 	}
 	size := 0
 	for i, sr := range q.Series {
-		out.Series[i] = make([]int64, len(sr.Starts))
-		size += 3 * len(sr.Starts)
+		n := len(sr.Starts)
+		out.Series[i] = make([]int64, n)
+		// A field per start and a command name and key per hash: n
+		// consecutive days touch at most 2 + n/28 month hashes, n
+		// consecutive hours 2 + n/24 day hashes.
+		per := 24
+		if sr.Unit == contacts.Day {
+			per = 28
+		}
+		size += n + 2*min(n, 2+n/per)
 	}
 	for i, sp := range q.Spans {
 		wholes[i], edges[i] = sp.Range.Split()
 		size += 2 * (2 + 31) // at most an HMGET of a month's days at either end
 	}
 	size += 2 * len(q.Known)
-	// args backs every command's arguments; its capacity is an upper
-	// bound, so that appending never moves what commands already hold.
+	// args backs every command's arguments, sized for a window's
+	// consecutive starts. A command takes its arguments as a slice of args
+	// once they are all appended, so an append that moves args (other
+	// starts) copies them along, and the commands queued before keep the
+	// array they were given, which nothing writes again.
 	args := make([]any, 0, size)
 	ops := make([]op, 0, 64)
 	buf := make([]byte, 0, 128)

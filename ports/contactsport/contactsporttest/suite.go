@@ -121,6 +121,41 @@ func TestCounters(t *testing.T, newCounters func(t *testing.T) contactsport.Coun
 		}
 	})
 
+	t.Run("starts that are not consecutive, each in a hash of its own", func(t *testing.T) {
+		c := newCounters(t)
+		// An event on the 3rd of every month for a year (within the
+		// retention), and at 10:05 of every 3rd day: the starts read are
+		// those days (or hours) and the next, a month or days apart.
+		var batch []contacts.Event
+		var monthly, daily []time.Time
+		for i := range 36 {
+			if i < 12 {
+				d := at("2025-12-03T00:00:00Z").AddDate(0, i, 0)
+				monthly = append(monthly, d, d.AddDate(0, 0, 1))
+				batch = append(batch, ev(fmt.Sprint("mo", i), "MLA1", 7, contacts.Question, d.Add(10*time.Hour).Format(time.RFC3339)))
+			}
+			h := at("2026-01-01T10:00:00Z").AddDate(0, 0, 3*i)
+			daily = append(daily, h, h.Add(time.Hour))
+			batch = append(batch, ev(fmt.Sprint("da", i), "MLA1", 7, contacts.PhoneView, h.Add(5*time.Minute).Format(time.RFC3339)))
+		}
+		if _, err := c.Add(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+		got := read(t, c,
+			contactsport.Series{Kind: contacts.Question, Subject: item, Unit: contacts.Day, Starts: monthly},
+			contactsport.Series{Kind: contacts.PhoneView, Subject: item, Unit: contacts.Hour, Starts: daily})
+		for s, series := range got {
+			if want := []int{24, 72}[s]; len(series) != want {
+				t.Fatalf("series %d: %d counts, want %d", s, len(series), want)
+			}
+			for j, n := range series {
+				if want := int64(1 - j%2); n != want {
+					t.Fatalf("series %d start %d = %d, want %d", s, j, n, want)
+				}
+			}
+		}
+	})
+
 	t.Run("many series and buckets in one read; empty series", func(t *testing.T) {
 		c := newCounters(t)
 		var batch []contacts.Event
