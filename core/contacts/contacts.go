@@ -98,17 +98,18 @@ func ParseIDs(raw string) ([]string, error) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, ErrBadRequest.With("ids is required: a comma-separated list of item ids")
 	}
-	var ids []string
-	seen := map[string]bool{}
-	for _, p := range strings.Split(raw, ",") {
+	n := strings.Count(raw, ",") + 1
+	ids := make([]string, 0, n)
+	seen := make(map[string]struct{}, n)
+	for p := range strings.SplitSeq(raw, ",") {
 		id, err := ParseItemID(strings.TrimSpace(p))
 		if err != nil {
 			return nil, err
 		}
-		if seen[id] {
+		if _, dup := seen[id]; dup {
 			continue
 		}
-		seen[id] = true
+		seen[id] = struct{}{}
 		ids = append(ids, id)
 	}
 	if len(ids) > MaxIDs {
