@@ -13,6 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/feria/feria/adapters/httpapi/docsapi"
+	"github.com/feria/feria/docs"
 	"github.com/feria/feria/test/apptest"
 )
 
@@ -205,5 +206,15 @@ func TestBrokenDocumentFailsItsRoutesOnly(t *testing.T) {
 				t.Errorf("GET %s: %d, want %d", path, res.StatusCode, want)
 			}
 		}
+	}
+}
+
+// Building the routes' contract converts nothing: the JSON and the page
+// (a parse of the whole document, and the 1.1 MB viewer copied) are made
+// on their first request, not in every process at start-up.
+func TestNewBuildsNothingUntilAsked(t *testing.T) {
+	allocs := testing.AllocsPerRun(10, func() { docsapi.New(docs.OpenAPI) })
+	if allocs > 10 {
+		t.Errorf("docsapi.New allocates %.0f times; it should only set up what the first request builds", allocs)
 	}
 }
