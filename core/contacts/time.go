@@ -232,10 +232,21 @@ func (w *Window) Len() int { return len(w.Counts) }
 
 // Result is the i-th result, in the order asked for.
 func (w *Window) Result(i int) Bucket {
+	j := w.interval(i)
+	return Bucket{Start: w.From.Add(time.Duration(j) * w.Unit.Duration()), Total: w.Counts[j]}
+}
+
+// Count is the i-th result's total, in the order asked for: Result(i)'s
+// without its start.
+func (w *Window) Count(i int) int64 { return w.Counts[w.interval(i)] }
+
+// interval is the place among the intervals (oldest first) of the i-th
+// result.
+func (w *Window) interval(i int) int {
 	if w.Desc {
-		i = len(w.Counts) - 1 - i
+		return len(w.Counts) - 1 - i
 	}
-	return Bucket{Start: w.From.Add(time.Duration(i) * w.Unit.Duration()), Total: w.Counts[i]}
+	return i
 }
 
 // Results are the results, in the order asked for.

@@ -160,6 +160,11 @@ func TestNewWindowOrder(t *testing.T) {
 		!r[2].Start.Equal(ts("2026-11-19T22:00:00Z")) || r[2].Total != 1 {
 		t.Fatalf("desc %+v", got)
 	}
+	for i, want := range []int64{3, 2, 1} {
+		if got.Count(i) != want {
+			t.Errorf("desc Count(%d) = %d, want %d", i, got.Count(i), want)
+		}
+	}
 }
 
 func TestIDs(t *testing.T) {

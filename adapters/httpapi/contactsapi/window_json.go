@@ -112,7 +112,7 @@ func appendWindow(b []byte, w *contacts.Window, pre *resultPrefixes) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, pre.get(i)...)
-		b = strconv.AppendInt(b, w.Result(i).Total, 10)
+		b = strconv.AppendInt(b, w.Count(i), 10)
 		b = append(b, '}')
 	}
 	return append(b, "]}"...)
