@@ -6,6 +6,7 @@ package fiscalport
 import (
 	"context"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/feria/feria/core/fiscal"
@@ -53,6 +54,12 @@ type Jobs interface {
 
 // FilePrefix is where the module keeps its files.
 const FilePrefix = "fiscal/"
+
+// FileKey is where a document's file is stored: under its pack, beneath
+// FilePrefix.
+func FileKey(packID int64, documentID string) string {
+	return FilePrefix + strconv.FormatInt(packID, 10) + "/" + documentID
+}
 
 // OrphanGrace is how old a file without a document must be before the
 // janitor removes it: an upload stores its files before its rows, so a

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -132,7 +131,7 @@ func (s *Service) Upload(ctx context.Context, packID string, files []fiscal.File
 		id := kernel.NewUUID()
 		d := fiscal.Document{ID: id, PackID: p.ID, SellerID: caller.UserID, FileType: c.Type,
 			Filename: c.Name, ContentType: c.Type.ContentType(), Size: int64(len(c.Data)),
-			Key: fiscalport.FilePrefix + strconv.FormatInt(p.ID, 10) + "/" + id, DateCreated: now}
+			Key: fiscalport.FileKey(p.ID, id), DateCreated: now}
 		if err := s.d.Files.Put(ctx, d.Key, bytes.NewReader(c.Data), d.Size, d.ContentType); err != nil {
 			cleanup()
 			return nil, fiscal.ErrStorage.Wrap(err)

@@ -159,7 +159,7 @@ func startAnchors(ctx context.Context, db *bun.DB, rdb *redis.Client, s3 *minio.
 		defer f.Close()
 		d := fiscal.Document{ID: kernel.NewUUID(), PackID: id, SellerID: tok.UserID, FileType: fiscal.XML, Filename: fh.Filename,
 			ContentType: "application/pdf", Size: fh.Size, DateCreated: time.Now().UTC()}
-		d.Key = fmt.Sprint(fiscalport.FilePrefix, id, "/", d.ID)
+		d.Key = fiscalport.FileKey(id, d.ID)
 		if _, err := s3.PutObject(ctx, bucket, d.Key, f, fh.Size, minio.PutObjectOptions{ContentType: d.ContentType}); err != nil {
 			return err
 		}
