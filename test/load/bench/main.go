@@ -74,6 +74,12 @@ type options struct {
 }
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == anchorsCommand {
+		if err := serveAnchors(); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	var o options
 	flag.BoolVar(&o.quick, "quick", false, "make bench-quick: 2 short rounds and a smaller world (under 3 minutes)")
 	flag.StringVar(&o.db, "db", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "PostgreSQL URL (a schema of the run's own is created and dropped)")
@@ -316,12 +322,12 @@ func run(o options) error {
 	saddr := fmt.Sprint("127.0.0.1:", sport)
 	senv := append(append([]string{}, env...), "SANDBOX_KEY="+sandboxKey)
 	senv[0] = "HTTP_ADDR=" + saddr
-	sandboxed, err := startFeria(o.bin, "serve", senv, saddr)
+	sandboxed, err := startProc(o.bin, "serve", senv, saddr)
 	if err != nil {
 		return err
 	}
 	defer cleanup(sandboxed.stop)()
-	serve, err := startFeria(o.bin, "serve", env, addr)
+	serve, err := startProc(o.bin, "serve", env, addr)
 	if err != nil {
 		return err
 	}
@@ -344,12 +350,12 @@ func run(o options) error {
 	if _, err := db.ExecContext(ctx, "VACUUM ANALYZE"); err != nil {
 		return err
 	}
-	a, err := startAnchors(ctx, db, rdb, s3, bucket, p.pdf)
+	a, err := startAnchors(ctx, env, rdb, s3, bucket, p.pdf)
 	if err != nil {
 		return err
 	}
 	a.packs = p.packs
-	defer a.close()
+	defer cleanup(a.close)()
 	time.Sleep(time.Second)
 	r.idleSeeded = serve.status("VmRSS")
 

@@ -23,17 +23,17 @@ func buildFeria(dir string) (string, error) {
 	return bin, nil
 }
 
-// proc is a feria process of the run's own.
+// proc is a process of the run's own: feria, or the anchor service.
 type proc struct {
 	cmd  *exec.Cmd
 	base string // http://127.0.0.1:<port>, for serve and all
 	log  *os.File
 }
 
-// startFeria runs `bin command` with exactly env (nothing of the
-// harness's environment leaks in); for serve and all it waits until
-// /health/live answers.
-func startFeria(bin, command string, env []string, addr string) (*proc, error) {
+// startProc runs `bin command` with exactly env (nothing of the
+// harness's environment leaks in); given an addr (serve, all, the anchor
+// service) it waits until /health/live answers there.
+func startProc(bin, command string, env []string, addr string) (*proc, error) {
 	logf, err := os.CreateTemp("", "feria-bench-"+command+"-*.log")
 	if err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func startFeria(bin, command string, env []string, addr string) (*proc, error) {
 		if time.Now().After(deadline) || cmd.ProcessState != nil {
 			p.stop()
 			b, _ := os.ReadFile(logf.Name())
-			return nil, fmt.Errorf("feria %s did not answer /health/live within 60 s; its log:\n%s", command, tail(b, 3000))
+			return nil, fmt.Errorf("%s %s did not answer /health/live within 60 s; its log:\n%s", filepath.Base(bin), command, tail(b, 3000))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

@@ -141,7 +141,7 @@ func measureWorker(ctx context.Context, bin string, env []string, db *bun.DB, re
 	res.concurrency = "10, WORKER_CONCURRENCY's default"
 	fmt.Printf("worker: %d outbox messages waiting; starting one feria worker\n", messages)
 	t0 := time.Now()
-	if wk, err = startFeria(bin, "worker", wenv, ""); err != nil {
+	if wk, err = startProc(bin, "worker", wenv, ""); err != nil {
 		return res, err
 	}
 	defer cleanup(wk.stop)()
@@ -187,7 +187,7 @@ func measureEmbedded(o options, r *report, w world) (idle, peak float64, err err
 		return 0, 0, err
 	}
 	addr := fmt.Sprint("127.0.0.1:", port)
-	all, err := startFeria(o.bin, "all", []string{"HTTP_ADDR=" + addr, "DATA_DIR=" + dir, "SANDBOX_KEY=" + sandboxKey,
+	all, err := startProc(o.bin, "all", []string{"HTTP_ADDR=" + addr, "DATA_DIR=" + dir, "SANDBOX_KEY=" + sandboxKey,
 		"LOG_LEVEL=warn", `RATE_LIMITS={"rules": []}`}, addr)
 	if err != nil {
 		return 0, 0, err
