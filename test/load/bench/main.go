@@ -219,6 +219,8 @@ func rows() []*row {
 	return append(rs,
 		&row{name: "contact event ingest, beside its Redis commands", anchorName: "the script's commands pipelined, no script (7 per event)", unit: "events/s", perOp: 100,
 			of: of("contact event ingest"), anchor: func(a *anchors) func() error { return a.ingestCmds }, anchorKey: "ingestcmds"},
+		&row{name: "contact event ingest, beside its script", anchorName: "feria's Redis store counting the batch (its script, one call), no HTTP, no database", unit: "events/s", perOp: 100,
+			of: of("contact event ingest"), anchor: func(a *anchors) func() error { return a.ingestScript }, anchorKey: "ingestscript"},
 		&row{name: "fiscal upload, beside the least HTTP service", anchorName: "fiber taking the multipart file + raw minio-go PUT", unit: "obj/s", perOp: 1,
 			of: of("fiscal upload"), anchor: func(a *anchors) func() error { return a.hopPut }, anchorKey: "hopput"},
 		&row{name: "fiscal upload, beside its reads and writes", anchorName: "the same, reading the token and the pack and writing the row and its notice through feria's stores", unit: "obj/s", perOp: 1,
