@@ -23,6 +23,7 @@ import (
 	"github.com/feria/feria/adapters/redisstore/contactsredis"
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/adapters/sqlstore/accountdb"
+	"github.com/feria/feria/adapters/sqlstore/contactsdb"
 	"github.com/feria/feria/adapters/sqlstore/fiscaldb"
 	"github.com/feria/feria/adapters/sqlstore/outboxdb"
 	"github.com/feria/feria/core/account"
@@ -93,7 +94,7 @@ var hashFields = func() []string {
 // goroutines shared one scheduler, and no wake-up crossed processes), a
 // gap that was the anchor's, not feria's (docs/performance.md).
 func startAnchors(ctx context.Context, env []string, rdb *redis.Client, s3 *minio.Client, bucket string, body []byte) (*anchors, error) {
-	a := &anchors{rdb: rdb, s3: s3, bucket: bucket, body: body, counts: contactsredis.New(rdb, "anchor:contacts:")}
+	a := &anchors{rdb: rdb, s3: s3, bucket: bucket, body: body, counts: contactsredis.New(rdb, anchorCounts)}
 	for h := range 50 {
 		vals := make([]any, 0, 60)
 		for i, f := range hashFields {
@@ -122,6 +123,9 @@ func startAnchors(ctx context.Context, env []string, rdb *redis.Client, s3 *mini
 	a.base = a.srv.base
 	return a, nil
 }
+
+// anchorCounts prefixes the keys of the anchors' contact counts.
+const anchorCounts = "anchor:contacts:"
 
 // anchorsCommand is the argument that makes this program the anchor
 // service instead of the bench.
@@ -252,6 +256,36 @@ func anchorApp(db *bun.DB, rdb *redis.Client, s3 *minio.Client, bucket string) *
 		}
 		return c.Status(fiber.StatusCreated).JSON(fiber.Map{"ids": []string{d.PublicID()}})
 	})
+	// The ingest's floor over HTTP: the batch decoded and checked, its
+	// items' sellers read through feria's store (one query), the events
+	// counted through feria's store of counts (the script, one call).
+	owners, counts := contactsdb.New(db), contactsredis.New(rdb, anchorCounts)
+	app.Post("/ingest", func(c *fiber.Ctx) error {
+		var in struct{ Events []contacts.EventInput }
+		if err := json.Unmarshal(c.Body(), &in); err != nil {
+			return err
+		}
+		events, ids := make([]contacts.Event, len(in.Events)), make([]string, len(in.Events))
+		for i, e := range in.Events {
+			ev, err := e.Check("")
+			if err != nil {
+				return err
+			}
+			events[i], ids[i] = ev, ev.ItemID
+		}
+		sellers, err := owners.Sellers(c.UserContext(), ids)
+		if err != nil {
+			return err
+		}
+		for i := range events {
+			events[i].SellerID = sellers[events[i].ItemID]
+		}
+		r, err := counts.Add(c.UserContext(), events)
+		if err != nil {
+			return err
+		}
+		return c.JSON(fiber.Map{"accepted": r.Accepted, "duplicates": r.Duplicates})
+	})
 	app.Get("/pk/:id", func(c *fiber.Ctx) error {
 		var row itemRow
 		if err := db.NewSelect().Table("items").Column("id", "site_id", "seller_id", "title", "status", "price").
@@ -362,13 +396,26 @@ func (a *anchors) ingestCmds() error {
 // (contactsredis: its script, in one call), with no HTTP and no database:
 // the Redis work the path must do, done the way it does it.
 func (a *anchors) ingestScript() error {
-	events := make([]contacts.Event, 100)
-	for i := range events {
-		n := a.eventN.Add(1)
-		events[i] = contacts.Event{ID: fmt.Sprint("a", n), ItemID: fmt.Sprint("MLA", 2000+n%contactItems), SellerID: 7, Kind: contacts.PhoneView,
-			Date: time.Date(2026, time.Month(1+n%9), int(1+n%28), int(n%24), int(n%60), 0, 0, time.UTC)}
+	var in struct{ Events []contacts.EventInput }
+	if err := json.Unmarshal(eventsBody("a", &a.eventN), &in); err != nil {
+		return err
+	}
+	events := make([]contacts.Event, len(in.Events))
+	for i, e := range in.Events {
+		ev, err := e.Check("")
+		if err != nil {
+			return err
+		}
+		ev.SellerID = 7
+		events[i] = ev
 	}
 	_, err := a.counts.Add(context.Background(), events)
+	return err
+}
+
+// ingestHTTP posts 100 events to the anchor service's ingest.
+func (a *anchors) ingestHTTP() error {
+	_, err := do("POST", a.base+"/ingest", eventsBody("h", &a.eventN), 200, "Content-Type", "application/json")
 	return err
 }
 

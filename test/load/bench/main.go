@@ -221,6 +221,8 @@ func rows() []*row {
 			of: of("contact event ingest"), anchor: func(a *anchors) func() error { return a.ingestCmds }, anchorKey: "ingestcmds"},
 		&row{name: "contact event ingest, beside its script", anchorName: "feria's Redis store counting the batch (its script, one call), no HTTP, no database", unit: "events/s", perOp: 100,
 			of: of("contact event ingest"), anchor: func(a *anchors) func() error { return a.ingestScript }, anchorKey: "ingestscript"},
+		&row{name: "contact event ingest, beside its reads and script", anchorName: "the same behind fiber: the batch decoded and checked, its items' sellers read through feria's store", unit: "events/s", perOp: 100,
+			of: of("contact event ingest"), anchor: func(a *anchors) func() error { return a.ingestHTTP }, anchorKey: "ingesthttp"},
 		&row{name: "fiscal upload, beside the least HTTP service", anchorName: "fiber taking the multipart file + raw minio-go PUT", unit: "obj/s", perOp: 1,
 			of: of("fiscal upload"), anchor: func(a *anchors) func() error { return a.hopPut }, anchorKey: "hopput"},
 		&row{name: "fiscal upload, beside its reads and writes", anchorName: "the same, reading the token and the pack and writing the row and its notice through feria's stores", unit: "obj/s", perOp: 1,

@@ -349,19 +349,27 @@ func (p *paths) window() error {
 
 // ingest posts 100 events never seen before.
 func (p *paths) ingest() error {
-	var b strings.Builder
+	_, err := do("POST", p.sandbox+"/sandbox/contact_events", eventsBody("b"+p.run, &p.nextEvent), 200,
+		"Content-Type", "application/json", "X-Sandbox-Key", sandboxKey)
+	return err
+}
+
+// eventsBody is a batch of 100 events never seen before, their ids run's
+// next numbers: each of its own item, day and hour (the script has nothing
+// to merge).
+func eventsBody(run string, next *atomic.Int64) []byte {
+	var b bytes.Buffer
 	b.WriteString(`{"events":[`)
 	for i := range 100 {
-		n := p.nextEvent.Add(1)
+		n := next.Add(1)
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, `{"id":"b%s-%d","item_id":"MLA%d","type":"phone_view","date":"2026-0%d-%02dT%02d:%02d:00Z"}`,
-			p.run, n, 2000+n%contactItems, 1+n%9, 1+n%28, n%24, n%60)
+		fmt.Fprintf(&b, `{"id":"%s-%d","item_id":"MLA%d","type":"phone_view","date":"2026-0%d-%02dT%02d:%02d:00Z"}`,
+			run, n, 2000+n%contactItems, 1+n%9, 1+n%28, n%24, n%60)
 	}
 	b.WriteString(`]}`)
-	_, err := do("POST", p.sandbox+"/sandbox/contact_events", []byte(b.String()), 200, "Content-Type", "application/json", "X-Sandbox-Key", sandboxKey)
-	return err
+	return b.Bytes()
 }
 
 func (p *paths) compatList() error {
