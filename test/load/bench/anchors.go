@@ -117,7 +117,7 @@ func startAnchors(ctx context.Context, env []string, rdb *redis.Client, s3 *mini
 		return nil, err
 	}
 	addr := fmt.Sprint("127.0.0.1:", port)
-	if a.srv, err = startProc(exe, anchorsCommand, append(env, "ANCHORS_ADDR="+addr), addr); err != nil {
+	if a.srv, err = startProc(exe, anchorsCommand, append(env[:len(env):len(env)], "ANCHORS_ADDR="+addr), addr); err != nil {
 		return nil, err
 	}
 	a.base = a.srv.base
@@ -167,7 +167,8 @@ func serveAnchors() error {
 
 // anchorApp is the anchor service's routes: GET /pk/:id is one bun
 // primary-key select of an item, answered as JSON; GET /hmget is one HMGET
-// of 30 fields, answered as JSON; the fiscal floors' routes follow.
+// of 30 fields, answered as JSON; the floors' routes (fiscal, ingest)
+// follow.
 func anchorApp(db *bun.DB, rdb *redis.Client, s3 *minio.Client, bucket string) *fiber.App {
 	var putN atomic.Int64
 	app := fiber.New(fiber.Config{DisableStartupMessage: true, BodyLimit: 8 << 20})
