@@ -89,8 +89,8 @@ var hashFields = func() []string {
 //
 // The service runs apart from this program, as feria does: measured in
 // the process of the load's clients, the least HTTP service in front of
-// MinIO answered 1.15 to 1.5 times what the same code answered as a
-// process of its own on this 2-core VM (the clients' and the server's
+// MinIO answered 1.03 to 1.56 times (1.26 on average) what the same code
+// answered as a process of its own on a 2-core VM (the clients' and the server's
 // goroutines shared one scheduler, and no wake-up crossed processes), a
 // gap that was the anchor's, not feria's (docs/performance.md).
 func startAnchors(ctx context.Context, env []string, rdb *redis.Client, s3 *minio.Client, bucket string, body []byte) (*anchors, error) {
