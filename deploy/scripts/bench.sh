@@ -3,7 +3,8 @@
 # bench-all` (all). full and quick run the ratio harness (test/load/bench):
 # a child `feria serve` on a PostgreSQL schema, a redis-server and a MinIO
 # bucket of the run's own, each hot path measured beside its minimal
-# anchor on the same backends in interleaved rounds (requests/s, ratio,
+# anchor on the same backends (those behind HTTP served by a process of
+# their own, as feria is) in interleaved rounds (requests/s, ratio,
 # p50/p99, p99 at half load from an open-loop client, RSS idle and under
 # load), one `feria worker`'s jobs/s, and the embedded mode's RSS under the
 # same load; the table is printed and written as markdown to BENCH_MD
