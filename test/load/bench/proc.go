@@ -26,7 +26,7 @@ func buildFeria(dir string) (string, error) {
 // proc is a process of the run's own: feria, or the anchor service.
 type proc struct {
 	cmd  *exec.Cmd
-	base string // http://127.0.0.1:<port>, for serve and all
+	base string // http://127.0.0.1:<port>, for serve, all and the anchor service
 	log  *os.File
 }
 
