@@ -9,7 +9,9 @@ import (
 	"mime/multipart"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -117,7 +119,10 @@ func startAnchors(ctx context.Context, env []string, rdb *redis.Client, s3 *mini
 		return nil, err
 	}
 	addr := fmt.Sprint("127.0.0.1:", port)
-	if a.srv, err = startProc(exe, anchorsCommand, append(env[:len(env):len(env)], "ANCHORS_ADDR="+addr), addr); err != nil {
+	// The run's environment, with HTTP_ADDR, as feria's processes take it,
+	// set to the service's own address.
+	senv := append(slices.DeleteFunc(slices.Clone(env), func(v string) bool { return strings.HasPrefix(v, "HTTP_ADDR=") }), "HTTP_ADDR="+addr)
+	if a.srv, err = startProc(exe, anchorsCommand, senv, addr); err != nil {
 		return nil, err
 	}
 	a.base = a.srv.base
@@ -131,9 +136,9 @@ const anchorCounts = "anchor:contacts:"
 // service instead of the bench.
 const anchorsCommand = "anchors"
 
-// serveAnchors is the anchor service: the tiny fiber app on ANCHORS_ADDR,
-// on the backends of DATABASE_URL, REDIS_URL and S3_*, as `feria serve`
-// takes them, until interrupted.
+// serveAnchors is the anchor service: the tiny fiber app on HTTP_ADDR, on
+// the backends of DATABASE_URL, REDIS_URL and S3_*, as `feria serve` takes
+// them, until interrupted.
 func serveAnchors() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -162,7 +167,7 @@ func serveAnchors() error {
 		// Shutdown forever.
 		app.ShutdownWithTimeout(2 * time.Second) //nolint:errcheck // best effort
 	}()
-	return app.Listen(os.Getenv("ANCHORS_ADDR"))
+	return app.Listen(os.Getenv("HTTP_ADDR"))
 }
 
 // anchorApp is the anchor service's routes: GET /pk/:id is one bun
