@@ -9,9 +9,7 @@ import (
 	"mime/multipart"
 	"os"
 	"os/signal"
-	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -119,10 +117,7 @@ func startAnchors(ctx context.Context, env []string, rdb *redis.Client, s3 *mini
 		return nil, err
 	}
 	addr := fmt.Sprint("127.0.0.1:", port)
-	// The run's environment, with HTTP_ADDR, as feria's processes take it,
-	// set to the service's own address.
-	senv := append(slices.DeleteFunc(slices.Clone(env), func(v string) bool { return strings.HasPrefix(v, "HTTP_ADDR=") }), "HTTP_ADDR="+addr)
-	if a.srv, err = startProc(exe, anchorsCommand, senv, addr); err != nil {
+	if a.srv, err = startProc(exe, anchorsCommand, atAddr(env, addr), addr); err != nil {
 		return nil, err
 	}
 	a.base = a.srv.base

@@ -324,8 +324,7 @@ func run(o options) error {
 		return err
 	}
 	saddr := fmt.Sprint("127.0.0.1:", sport)
-	senv := append(append([]string{}, env...), "SANDBOX_KEY="+sandboxKey)
-	senv[0] = "HTTP_ADDR=" + saddr
+	senv := append(atAddr(env, saddr), "SANDBOX_KEY="+sandboxKey)
 	sandboxed, err := startProc(o.bin, "serve", senv, saddr)
 	if err != nil {
 		return err

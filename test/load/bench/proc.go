@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +29,16 @@ type proc struct {
 	cmd  *exec.Cmd
 	base string // http://127.0.0.1:<port>, for serve, all and the anchor service
 	log  *os.File
+}
+
+// atAddr is env without its HTTP_ADDR, given addr's instead when there is
+// one: the run's environment for another process on the same backends.
+func atAddr(env []string, addr string) []string {
+	out := slices.DeleteFunc(slices.Clone(env), func(v string) bool { return strings.HasPrefix(v, "HTTP_ADDR=") })
+	if addr != "" {
+		out = append(out, "HTTP_ADDR="+addr)
+	}
+	return out
 }
 
 // startProc runs `bin command` with exactly env (nothing of the

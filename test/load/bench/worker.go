@@ -132,16 +132,10 @@ func measureWorker(ctx context.Context, bin string, env []string, db *bun.DB, re
 	if err != nil {
 		return res, err
 	}
-	var wenv []string
-	for _, e := range env {
-		if !strings.HasPrefix(e, "HTTP_ADDR=") {
-			wenv = append(wenv, e)
-		}
-	}
 	res.concurrency = "10, WORKER_CONCURRENCY's default"
 	fmt.Printf("worker: %d outbox messages waiting; starting one feria worker\n", messages)
 	t0 := time.Now()
-	if wk, err = startProc(bin, "worker", wenv, ""); err != nil {
+	if wk, err = startProc(bin, "worker", atAddr(env, ""), ""); err != nil {
 		return res, err
 	}
 	defer cleanup(wk.stop)()
