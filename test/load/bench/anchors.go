@@ -262,17 +262,13 @@ func anchorApp(db *bun.DB, rdb *redis.Client, s3 *minio.Client, bucket string) *
 	// counted through feria's store of counts (the script, one call).
 	owners, counts := contactsdb.New(db), contactsredis.New(rdb, anchorCounts)
 	app.Post("/ingest", func(c *fiber.Ctx) error {
-		var in struct{ Events []contacts.EventInput }
-		if err := json.Unmarshal(c.Body(), &in); err != nil {
+		events, err := checkedEvents(c.Body())
+		if err != nil {
 			return err
 		}
-		events, ids := make([]contacts.Event, len(in.Events)), make([]string, len(in.Events))
-		for i, e := range in.Events {
-			ev, err := e.Check("")
-			if err != nil {
-				return err
-			}
-			events[i], ids[i] = ev, ev.ItemID
+		ids := make([]string, len(events))
+		for i, ev := range events {
+			ids[i] = ev.ItemID
 		}
 		sellers, err := owners.Sellers(c.UserContext(), ids)
 		if err != nil {
@@ -397,21 +393,33 @@ func (a *anchors) ingestCmds() error {
 // (contactsredis: its script, in one call), with no HTTP and no database:
 // the Redis work the path must do, done the way it does it.
 func (a *anchors) ingestScript() error {
-	var in struct{ Events []contacts.EventInput }
-	if err := json.Unmarshal(eventsBody("a", &a.eventN), &in); err != nil {
+	events, err := checkedEvents(eventsBody("a", &a.eventN))
+	if err != nil {
 		return err
+	}
+	for i := range events {
+		events[i].SellerID = 7
+	}
+	_, err = a.counts.Add(context.Background(), events)
+	return err
+}
+
+// checkedEvents decodes a batch body and checks its events as feria does
+// (contacts.EventInput.Check), their sellers not yet set.
+func checkedEvents(body []byte) ([]contacts.Event, error) {
+	var in struct{ Events []contacts.EventInput }
+	if err := json.Unmarshal(body, &in); err != nil {
+		return nil, err
 	}
 	events := make([]contacts.Event, len(in.Events))
 	for i, e := range in.Events {
 		ev, err := e.Check("")
 		if err != nil {
-			return err
+			return nil, err
 		}
-		ev.SellerID = 7
 		events[i] = ev
 	}
-	_, err := a.counts.Add(context.Background(), events)
-	return err
+	return events, nil
 }
 
 // ingestHTTP posts 100 events to the anchor service's ingest.
