@@ -142,12 +142,10 @@ func serveAnchors() error {
 		return err
 	}
 	defer db.Close()
-	ropt, err := redis.ParseURL(os.Getenv("REDIS_URL"))
+	rdb, err := openRedis(os.Getenv("REDIS_URL"))
 	if err != nil {
 		return err
 	}
-	ropt.PoolSize = 64
-	rdb := redis.NewClient(ropt)
 	defer rdb.Close()
 	s3, err := minio.New(os.Getenv("S3_ENDPOINT"), &minio.Options{
 		Creds: credentials.NewStaticV4(os.Getenv("S3_ACCESS_KEY"), os.Getenv("S3_SECRET_KEY"), "")})
@@ -163,6 +161,17 @@ func serveAnchors() error {
 		app.ShutdownWithTimeout(2 * time.Second) //nolint:errcheck // best effort
 	}()
 	return app.Listen(os.Getenv("HTTP_ADDR"))
+}
+
+// openRedis is a client of the run's Redis with room for every load
+// client at once: the harness's, and the anchor service's.
+func openRedis(url string) (*redis.Client, error) {
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, err
+	}
+	opt.PoolSize = 64
+	return redis.NewClient(opt), nil
 }
 
 // anchorApp is the anchor service's routes: GET /pk/:id is one bun

@@ -55,7 +55,6 @@ import (
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
-	"github.com/redis/go-redis/v9"
 
 	"github.com/feria/feria/test/load/loadrun"
 )
@@ -282,9 +281,10 @@ func run(o options) error {
 		return err
 	}
 	defer cleanup(stopRedis)()
-	ropt, _ := redis.ParseURL(redisURL)
-	ropt.PoolSize = 64
-	rdb := redis.NewClient(ropt)
+	rdb, err := openRedis(redisURL)
+	if err != nil {
+		return err
+	}
 	defer rdb.Close()
 	db, schemaURL, drop, err := loadrun.SchemaURL(ctx, o.db, "bench")
 	if err != nil {
