@@ -36,6 +36,8 @@ import (
 	"github.com/feria/feria/adapters/sqlstore/contactsdb"
 	"github.com/feria/feria/adapters/sqlstore/fiscaldb"
 	"github.com/feria/feria/adapters/sqlstore/flexdb"
+	"github.com/feria/feria/adapters/sqlstore/messagingdb"
+	"github.com/feria/feria/adapters/sqlstore/notifydb"
 	"github.com/feria/feria/adapters/sqlstore/outboxdb"
 	"github.com/feria/feria/adapters/sqlstore/salesdb"
 	"github.com/feria/feria/adapters/sqlstore/shippingdb"
@@ -183,12 +185,12 @@ func modules(d *Deps) ([]Module, error) {
 		{
 			Name: "messaging",
 			Routes: func(r fiber.Router) {
-				messagingapi.Routes(r, messagingsvc.New(fiscaldb.NewMessages(d.DB), fiscaldb.New(d.DB)), d.Auth)
+				messagingapi.Routes(r, messagingsvc.New(messagingdb.New(d.DB), fiscaldb.New(d.DB)), d.Auth)
 			},
 		},
 		{
 			Name:   "notify",
-			Routes: func(r fiber.Router) { notifyapi.Routes(r, notifysvc.New(fiscaldb.NewNotifications(d.DB)), d.Auth) },
+			Routes: func(r fiber.Router) { notifyapi.Routes(r, notifysvc.New(notifydb.New(d.DB)), d.Auth) },
 		},
 		{
 			Name:          "webhooks",
@@ -246,8 +248,8 @@ func fiscalService(d *Deps, changes webhooksport.Changes) (*fiscalsvc.Service, e
 		Documents:     fiscaldb.New(d.DB),
 		Packs:         fiscaldb.New(d.DB),
 		Files:         d.Blobs,
-		Messages:      fiscaldb.NewMessages(d.DB),
-		Notifications: fiscaldb.NewNotifications(d.DB),
+		Messages:      messagingdb.New(d.DB),
+		Notifications: notifydb.New(d.DB),
 		Mailer:        mailer,
 		Outbox:        outboxdb.New(d.DB),
 		Accounts:      d.Accounts,

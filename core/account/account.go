@@ -114,7 +114,12 @@ func Hash(value string) string {
 var (
 	ErrTokenInvalid = kernel.E(kernel.Unauthenticated, "unauthorized", "invalid access token")
 	ErrTokenMissing = kernel.E(kernel.Unauthenticated, "unauthorized", "access token required")
-	ErrUserNotFound = kernel.E(kernel.NotExist, "not_found", "user not found")
+	// ErrTokenNotGranted is how the marketplace's fiscal-document routes
+	// answer a request without a token (403, not ErrTokenMissing's 401);
+	// the after-sale conversation and the buyer's feed, which those
+	// routes write, answer it the same.
+	ErrTokenNotGranted = kernel.E(kernel.Permission, "access_token_not_granted", "access_token was not sent")
+	ErrUserNotFound    = kernel.E(kernel.NotExist, "not_found", "user not found")
 	// ErrApplicationNotFound is a token asked for an unknown application.
 	ErrApplicationNotFound = kernel.E(kernel.NotExist, "not_found", "application not found")
 )

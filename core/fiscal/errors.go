@@ -16,7 +16,6 @@ var (
 	ErrForbidden       = kernel.E(kernel.Permission, "forbidden", "Access Denied, you are not authorized.")
 	ErrSiteUnavailable = kernel.E(kernel.Permission, "forbidden", "Access Denied, this API is not available on your site: MLB")
 	ErrFulfillment     = kernel.E(kernel.Permission, "forbidden", "fiscal documents are not available for Chilean packs shipped by fulfillment")
-	ErrTokenMissing    = kernel.E(kernel.Permission, "access_token_not_granted", "access_token was not sent")
 
 	ErrPackID   = kernel.E(kernel.Invalid, "bad_request", "pack.id must be numeric and not empty")
 	ErrNotAPack = kernel.E(kernel.Invalid, "bad_request", "The order belong to a pack/purchase")

@@ -16,6 +16,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/feria/feria/adapters/httpapi"
+	"github.com/feria/feria/core/account"
 	"github.com/feria/feria/core/fiscal"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/ports/fiscalport"
@@ -29,7 +30,7 @@ const Part = "fiscal_document"
 func Routes(app fiber.Router, svc fiscalport.Service, auth httpapi.Auth) {
 	h := handlers{svc: svc}
 	// No token: 403 access_token_not_granted (spec); a bad token: 401.
-	authed := auth.Required(httpapi.AuthErrors{Missing: fiscal.ErrTokenMissing})
+	authed := auth.Required(httpapi.AuthErrors{Missing: account.ErrTokenNotGranted})
 	for _, base := range []string{"/packs/:pack_id/fiscal_documents", "/packs//fiscal_documents"} {
 		app.Post(base+"/billing_info", authed, h.billing)
 		app.Post(base, authed, h.upload)

@@ -9,7 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/feria/feria/adapters/httpapi"
-	"github.com/feria/feria/core/fiscal"
+	"github.com/feria/feria/core/account"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/messaging"
 	"github.com/feria/feria/core/paging"
@@ -22,7 +22,7 @@ import (
 // missing token is 403 access_token_not_granted, as on the fiscal routes
 // that write the conversation's billing requests.
 func Routes(app fiber.Router, svc messagingport.Service, auth httpapi.Auth) {
-	authed := auth.Required(httpapi.AuthErrors{Missing: fiscal.ErrTokenMissing})
+	authed := auth.Required(httpapi.AuthErrors{Missing: account.ErrTokenNotGranted})
 	app.Get("/messages/packs/:pack_id/sellers/:seller_id", authed, conversation(svc))
 	app.Get("/messages/packs/:pack_id", authed, conversation(svc))
 	// A message is the resource a messages notification names: its errors

@@ -6,7 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/feria/feria/adapters/httpapi"
-	"github.com/feria/feria/core/fiscal"
+	"github.com/feria/feria/core/account"
 	"github.com/feria/feria/core/notify"
 	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/ports/notifyport"
@@ -16,7 +16,7 @@ import (
 // access_token_not_granted, as on the fiscal routes whose notices fill the
 // feed.
 func Routes(app fiber.Router, svc notifyport.Service, auth httpapi.Auth) {
-	app.Get("/my/notifications", auth.Required(httpapi.AuthErrors{Missing: fiscal.ErrTokenMissing}), func(c *fiber.Ctx) error {
+	app.Get("/my/notifications", auth.Required(httpapi.AuthErrors{Missing: account.ErrTokenNotGranted}), func(c *fiber.Ctx) error {
 		page, err := httpapi.Paging(c)
 		if err != nil {
 			return err

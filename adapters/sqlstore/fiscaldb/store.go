@@ -1,5 +1,5 @@
-// Package fiscaldb stores fiscal documents, after-sale messages and
-// notification feeds through bun, and reads packs from the world's orders.
+// Package fiscaldb stores fiscal documents through bun, and reads packs from
+// the sales module's orders.
 package fiscaldb
 
 import (
@@ -12,38 +12,19 @@ import (
 
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/core/fiscal"
-	"github.com/feria/feria/core/messaging"
-	"github.com/feria/feria/core/notify"
-	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/ports/fiscalport"
-	"github.com/feria/feria/ports/messagingport"
-	"github.com/feria/feria/ports/notifyport"
 )
 
 // Store implements the storage ports of the fiscal module.
 type Store struct{ db bun.IDB }
 
-// Messages implements messagingport.Messages.
-type Messages struct{ db bun.IDB }
-
-// Notifications implements notifyport.Notifications.
-type Notifications struct{ db bun.IDB }
-
 var (
-	_ fiscalport.Documents     = (*Store)(nil)
-	_ fiscalport.Packs         = (*Store)(nil)
-	_ messagingport.Messages   = (*Messages)(nil)
-	_ notifyport.Notifications = (*Notifications)(nil)
+	_ fiscalport.Documents = (*Store)(nil)
+	_ fiscalport.Packs     = (*Store)(nil)
 )
 
 // New returns a store on db.
 func New(db bun.IDB) *Store { return &Store{db: db} }
-
-// NewMessages returns the message store on db.
-func NewMessages(db bun.IDB) *Messages { return &Messages{db: db} }
-
-// NewNotifications returns the notification store on db.
-func NewNotifications(db bun.IDB) *Notifications { return &Notifications{db: db} }
 
 type docRow struct {
 	bun.BaseModel `bun:"table:fiscal_documents"`
@@ -248,125 +229,4 @@ func (s *Store) WithDocuments(ctx context.Context, id int64) (fiscal.Pack, []fis
 		docs = []fiscal.Document{}
 	}
 	return p, docs, err
-}
-
-type messageRow struct {
-	bun.BaseModel `bun:"table:messages"`
-
-	ID          string    `bun:"id,pk"`
-	PackID      int64     `bun:"pack_id"`
-	FromUserID  int64     `bun:"from_user_id"`
-	ToUserID    int64     `bun:"to_user_id"`
-	Kind        string    `bun:"kind"`
-	Text        string    `bun:"text"`
-	DateCreated time.Time `bun:"date_created"`
-}
-
-// Add stores a message.
-func (s *Messages) Add(ctx context.Context, m messaging.Message) error {
-	r := messageRow{ID: m.ID, PackID: m.PackID, FromUserID: m.FromUserID, ToUserID: m.ToUserID, Kind: m.Kind, Text: m.Text, DateCreated: m.DateCreated}
-	if _, err := sqlstore.IDB(ctx, s.db).NewInsert().Model(&r).Exec(ctx); err != nil {
-		return fmt.Errorf("fiscaldb: add message: %w", err)
-	}
-	return nil
-}
-
-// Message returns a message or messagingport.ErrNotFound.
-func (s *Messages) Message(ctx context.Context, id string) (messaging.Message, error) {
-	var r messageRow
-	err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&r).Where("id = ?", id).Scan(ctx)
-	if sqlstore.IsNoRows(err) {
-		return messaging.Message{}, fmt.Errorf("fiscaldb: message %s: %w", id, messagingport.ErrNotFound)
-	}
-	if err != nil {
-		return messaging.Message{}, fmt.Errorf("fiscaldb: message %s: %w", id, err)
-	}
-	return r.message(), nil
-}
-
-func (r messageRow) message() messaging.Message {
-	return messaging.Message{ID: r.ID, PackID: r.PackID, FromUserID: r.FromUserID, ToUserID: r.ToUserID,
-		Kind: r.Kind, Text: r.Text, DateCreated: r.DateCreated.UTC()}
-}
-
-// ByPack returns a page of a pack's messages, oldest first.
-func (s *Messages) ByPack(ctx context.Context, packID int64, page paging.Request) ([]messaging.Message, int, error) {
-	var rows []messageRow
-	q := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("pack_id = ?", packID).OrderExpr("date_created, id")
-	total, err := q.Limit(int64(page.Limit)).Offset(int64(page.Offset)).ScanAndCount(ctx)
-	if err != nil {
-		return nil, 0, fmt.Errorf("fiscaldb: messages of pack %d: %w", packID, err)
-	}
-	out := make([]messaging.Message, len(rows))
-	for i, r := range rows {
-		out[i] = r.message()
-	}
-	return out, int(total), nil
-}
-
-type notificationRow struct {
-	bun.BaseModel `bun:"table:notifications"`
-
-	ID          string     `bun:"id,pk"`
-	UserID      int64      `bun:"user_id"`
-	Kind        string     `bun:"kind"`
-	PackID      int64      `bun:"pack_id"`
-	Title       string     `bun:"title"`
-	Text        string     `bun:"text"`
-	DateCreated time.Time  `bun:"date_created"`
-	MailedAt    *time.Time `bun:"mailed_at"`
-}
-
-func (r notificationRow) notification() notify.Notification {
-	n := notify.Notification{ID: r.ID, UserID: r.UserID, Kind: r.Kind, PackID: r.PackID, Title: r.Title, Text: r.Text,
-		DateCreated: r.DateCreated.UTC()}
-	if r.MailedAt != nil {
-		t := r.MailedAt.UTC()
-		n.MailedAt = &t
-	}
-	return n
-}
-
-// Add stores n unless its id is stored; either way it returns the stored one.
-func (s *Notifications) Add(ctx context.Context, n notify.Notification) (notify.Notification, bool, error) {
-	r := notificationRow{ID: n.ID, UserID: n.UserID, Kind: n.Kind, PackID: n.PackID, Title: n.Title, Text: n.Text,
-		DateCreated: n.DateCreated, MailedAt: n.MailedAt}
-	db := sqlstore.IDB(ctx, s.db)
-	res, err := db.NewInsert().Model(&r).On("CONFLICT (id) DO NOTHING").Exec(ctx)
-	if err != nil {
-		return n, false, fmt.Errorf("fiscaldb: add notification: %w", err)
-	}
-	affected, err := res.RowsAffected()
-	if err != nil {
-		return n, false, fmt.Errorf("fiscaldb: add notification: %w", err)
-	}
-	var stored notificationRow
-	if err := db.NewSelect().Model(&stored).Where("id = ?", n.ID).Scan(ctx); err != nil {
-		return n, false, fmt.Errorf("fiscaldb: read notification: %w", err)
-	}
-	return stored.notification(), affected == 1, nil
-}
-
-// MarkMailed records the e-mail of a notification as sent.
-func (s *Notifications) MarkMailed(ctx context.Context, id string, at time.Time) error {
-	if _, err := sqlstore.IDB(ctx, s.db).NewUpdate().Model((*notificationRow)(nil)).Set("mailed_at = ?", at).
-		Where("id = ?", id).Exec(ctx); err != nil {
-		return fmt.Errorf("fiscaldb: mark mailed: %w", err)
-	}
-	return nil
-}
-
-// ByUser returns one page of a user's feed, newest first.
-func (s *Notifications) ByUser(ctx context.Context, userID int64, page paging.Request) ([]notify.Notification, int, error) {
-	var rows []notificationRow
-	total, err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("user_id = ?", userID).
-		OrderExpr("date_created DESC, id DESC").Limit(int64(page.Limit)).Offset(int64(page.Offset)).ScanAndCount(ctx)
-	if err != nil {
-		return nil, 0, fmt.Errorf("fiscaldb: notifications of user %d: %w", userID, err)
-	}
-	out := make([]notify.Notification, len(rows))
-	for i, r := range rows {
-		out[i] = r.notification()
-	}
-	return out, int(total), nil
 }

@@ -13,8 +13,6 @@ import (
 	"github.com/feria/feria/core/fiscal"
 	"github.com/feria/feria/ports/fiscalport"
 	"github.com/feria/feria/ports/fiscalport/fiscalporttest"
-	"github.com/feria/feria/ports/messagingport"
-	"github.com/feria/feria/ports/notifyport"
 	"github.com/feria/feria/test/testenv"
 )
 
@@ -24,12 +22,6 @@ func TestStore(t *testing.T) {
 			t.Parallel()
 			t.Run("Documents", func(t *testing.T) {
 				fiscalporttest.TestDocuments(t, func(t testing.TB) fiscalport.Documents { return fiscaldb.New(open(t)) })
-			})
-			t.Run("Messages", func(t *testing.T) {
-				fiscalporttest.TestMessages(t, func(t testing.TB) messagingport.Messages { return fiscaldb.NewMessages(open(t)) })
-			})
-			t.Run("Notifications", func(t *testing.T) {
-				fiscalporttest.TestNotifications(t, func(t testing.TB) notifyport.Notifications { return fiscaldb.NewNotifications(open(t)) })
 			})
 			t.Run("Packs", func(t *testing.T) { testPacks(t, open(t)) })
 			t.Run("RollbackLeavesNothing", func(t *testing.T) {
@@ -57,7 +49,7 @@ func TestStore(t *testing.T) {
 	}
 }
 
-// testPacks writes the world's rows directly: the orders table belongs to
+// testPacks writes the sales module's rows directly: the orders table belongs to
 // another module, whose sandbox collection is the usual way in.
 func testPacks(t *testing.T, db *bun.DB) {
 	ctx := context.Background()

@@ -6,9 +6,10 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// Fiscal documents of packs (one per type per pack, by a unique index), the
-// packs that ever held one, the after-sale conversation messages and the
-// users' notification feeds.
+// Fiscal documents of packs (one per type per pack, by a unique index) and
+// the packs that ever held one. (The after-sale messages and the
+// notification feeds were first created here too; they have migrations of
+// their own now, 20261128000100_messaging and 20261128000200_notify.)
 func init() {
 	All.MustRegister(func(ctx context.Context, db *bun.DB) error {
 		return Exec(ctx, db,
@@ -28,29 +29,8 @@ func init() {
 				pack_id BIGINT PRIMARY KEY,
 				first_upload TIMESTAMPTZ NOT NULL
 			)`,
-			`CREATE TABLE messages (
-				id TEXT PRIMARY KEY,
-				pack_id BIGINT NOT NULL,
-				from_user_id BIGINT NOT NULL,
-				to_user_id BIGINT NOT NULL,
-				kind TEXT NOT NULL,
-				text TEXT NOT NULL,
-				date_created TIMESTAMPTZ NOT NULL
-			)`,
-			`CREATE INDEX messages_pack ON messages (pack_id, date_created, id)`,
-			`CREATE TABLE notifications (
-				id TEXT PRIMARY KEY,
-				user_id BIGINT NOT NULL,
-				kind TEXT NOT NULL,
-				pack_id BIGINT NOT NULL,
-				title TEXT NOT NULL,
-				text TEXT NOT NULL,
-				date_created TIMESTAMPTZ NOT NULL,
-				mailed_at TIMESTAMPTZ
-			)`,
-			`CREATE INDEX notifications_user ON notifications (user_id, date_created, id)`,
 		)
 	}, func(ctx context.Context, db *bun.DB) error {
-		return Exec(ctx, db, `DROP TABLE notifications`, `DROP TABLE messages`, `DROP TABLE fiscal_packs`, `DROP TABLE fiscal_documents`)
+		return Exec(ctx, db, `DROP TABLE fiscal_packs`, `DROP TABLE fiscal_documents`)
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feria/feria/core/account"
 	"github.com/feria/feria/core/fiscal"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/messaging"
@@ -80,7 +81,7 @@ func (s *Service) packWithDocs(ctx context.Context, raw string, act fiscal.Actio
 func (s *Service) resolve(ctx context.Context, raw string, act fiscal.Action, docs *[]fiscal.Document) (fiscal.Pack, kernel.Caller, fiscal.Role, error) {
 	caller, ok := kernel.CallerFrom(ctx)
 	if !ok {
-		return fiscal.Pack{}, caller, 0, fiscal.ErrTokenMissing
+		return fiscal.Pack{}, caller, 0, account.ErrTokenNotGranted
 	}
 	id, err := fiscal.ParsePackID(raw)
 	if err != nil {

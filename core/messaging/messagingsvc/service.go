@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/feria/feria/core/account"
 	"github.com/feria/feria/core/fiscal"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/messaging"
@@ -35,7 +36,7 @@ func New(messages messagingport.Messages, packs fiscalport.Packs) *Service {
 func (s *Service) Messages(ctx context.Context, packID string, sellerID int64, page paging.Request) (messagingport.Conversation, error) {
 	caller, ok := kernel.CallerFrom(ctx)
 	if !ok {
-		return messagingport.Conversation{}, fiscal.ErrTokenMissing
+		return messagingport.Conversation{}, account.ErrTokenNotGranted
 	}
 	id, err := fiscal.ParsePackID(packID)
 	if err != nil {
@@ -67,7 +68,7 @@ func (s *Service) Messages(ctx context.Context, packID string, sellerID int64, p
 func (s *Service) Message(ctx context.Context, id string) (messagingport.Conversation, error) {
 	caller, ok := kernel.CallerFrom(ctx)
 	if !ok {
-		return messagingport.Conversation{}, fiscal.ErrTokenMissing
+		return messagingport.Conversation{}, account.ErrTokenNotGranted
 	}
 	m, err := s.messages.Message(ctx, id)
 	if errors.Is(err, messagingport.ErrNotFound) {

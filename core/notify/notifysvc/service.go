@@ -6,7 +6,7 @@ package notifysvc
 import (
 	"context"
 
-	"github.com/feria/feria/core/fiscal"
+	"github.com/feria/feria/core/account"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/notify"
 	"github.com/feria/feria/core/paging"
@@ -26,7 +26,7 @@ func New(feed notifyport.Notifications) *Service { return &Service{feed: feed} }
 func (s *Service) Notifications(ctx context.Context, page paging.Request) ([]notify.Notification, paging.Page, error) {
 	caller, ok := kernel.CallerFrom(ctx)
 	if !ok {
-		return nil, paging.Page{}, fiscal.ErrTokenMissing
+		return nil, paging.Page{}, account.ErrTokenNotGranted
 	}
 	ns, total, err := s.feed.ByUser(ctx, caller.UserID, page)
 	if err != nil {

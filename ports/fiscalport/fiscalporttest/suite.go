@@ -1,6 +1,6 @@
-// Package fiscalporttest holds the contract suites of the fiscal module's
-// storage ports, run against every adapter, and an in-memory Documents fake
-// for use-case tests.
+// Package fiscalporttest holds the contract suite of the fiscal module's
+// document store, run against every adapter, and an in-memory Documents
+// fake for use-case tests.
 package fiscalporttest
 
 import (
@@ -10,12 +10,7 @@ import (
 	"time"
 
 	"github.com/feria/feria/core/fiscal"
-	"github.com/feria/feria/core/messaging"
-	"github.com/feria/feria/core/notify"
-	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/ports/fiscalport"
-	"github.com/feria/feria/ports/messagingport"
-	"github.com/feria/feria/ports/notifyport"
 )
 
 var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
@@ -87,63 +82,4 @@ func TestDocuments(t *testing.T, newStore func(t testing.TB) fiscalport.Document
 			t.Fatalf("a refused Add left rows: %+v", got)
 		}
 	})
-}
-
-// TestMessages is the contract of messagingport.Messages.
-func TestMessages(t *testing.T, newStore func(t testing.TB) messagingport.Messages) {
-	ctx := context.Background()
-	s := newStore(t)
-	for i, id := range []string{"m1", "m2", "m3"} {
-		m := messaging.Message{ID: id, PackID: 1, FromUserID: 10, ToUserID: 20, Kind: "k", Text: "ñandú " + id,
-			DateCreated: t0.Add(time.Duration(i) * time.Second)}
-		if err := s.Add(ctx, m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, total, err := s.ByPack(ctx, 1, paging.Request{Limit: 2, Offset: 1})
-	if err != nil || total != 3 || len(got) != 2 || got[0].ID != "m2" || got[1].ID != "m3" || got[0].Text != "ñandú m2" ||
-		!got[0].DateCreated.Equal(t0.Add(time.Second)) {
-		t.Fatalf("ByPack = %+v %d %v", got, total, err)
-	}
-	if got, total, err := s.ByPack(ctx, 2, paging.Default()); err != nil || total != 0 || len(got) != 0 {
-		t.Fatalf("empty pack = %+v %d %v", got, total, err)
-	}
-	if m, err := s.Message(ctx, "m2"); err != nil || m.ID != "m2" || m.PackID != 1 || m.FromUserID != 10 || m.ToUserID != 20 ||
-		m.Text != "ñandú m2" || !m.DateCreated.Equal(t0.Add(time.Second)) {
-		t.Fatalf("Message = %+v %v", m, err)
-	}
-	if _, err := s.Message(ctx, "m9"); !errors.Is(err, messagingport.ErrNotFound) {
-		t.Fatalf("unknown message: %v", err)
-	}
-}
-
-// TestNotifications is the contract of notifyport.Notifications.
-func TestNotifications(t *testing.T, newStore func(t testing.TB) notifyport.Notifications) {
-	ctx := context.Background()
-	s := newStore(t)
-	n := notify.Notification{ID: "n1", UserID: 20, Kind: notify.KindFiscalDocument, PackID: 1, Title: "t", Text: "x", DateCreated: t0}
-	stored, inserted, err := s.Add(ctx, n)
-	if err != nil || !inserted || stored.ID != "n1" || stored.MailedAt != nil || !stored.DateCreated.Equal(t0) {
-		t.Fatalf("Add = %+v %v %v", stored, inserted, err)
-	}
-	if err := s.MarkMailed(ctx, "n1", t0.Add(time.Minute)); err != nil {
-		t.Fatal(err)
-	}
-	again := n
-	again.Text = "changed"
-	stored, inserted, err = s.Add(ctx, again)
-	if err != nil || inserted || stored.Text != "x" || stored.MailedAt == nil || !stored.MailedAt.Equal(t0.Add(time.Minute)) {
-		t.Fatalf("second Add = %+v %v %v", stored, inserted, err)
-	}
-	n2 := notify.Notification{ID: "n2", UserID: 20, Kind: notify.KindBillingRequest, PackID: 1, Title: "t", Text: "y", DateCreated: t0.Add(time.Hour)}
-	if _, _, err := s.Add(ctx, n2); err != nil {
-		t.Fatal(err)
-	}
-	got, total, err := s.ByUser(ctx, 20, paging.Default())
-	if err != nil || total != 2 || len(got) != 2 || got[0].ID != "n2" || got[1].ID != "n1" {
-		t.Fatalf("ByUser = %+v %d %v", got, total, err)
-	}
-	if got, total, _ := s.ByUser(ctx, 21, paging.Default()); total != 0 || len(got) != 0 {
-		t.Fatalf("other user = %+v", got)
-	}
 }
