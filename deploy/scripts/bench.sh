@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # bench.sh is `make bench` (full), `make bench-quick` (quick) and `make
 # bench-all` (all). full and quick run the ratio harness (test/load/bench):
-# a child `feria serve` on a PostgreSQL schema, a redis-server and a MinIO
-# bucket of the run's own, each hot path measured beside its minimal
-# anchor on the same backends (those behind HTTP served by a process of
-# their own, as feria is) in interleaved rounds (requests/s, ratio,
-# p50/p99, p99 at half load from an open-loop client, RSS idle and under
-# load), one `feria worker`'s jobs/s, and the embedded mode's RSS under the
-# same load; the table is printed and written as markdown to BENCH_MD
-# (docs/performance.md keeps the latest full run's). quick: 2 short rounds
-# and a smaller world, under 3 minutes; full: 3 rounds, 100,000 products,
-# under 15. all: full, then every Go benchmark of feria against the real
-# local services and each deploy/scripts/bench-*.sh (the per-area load
-# runs: contacts with redis-benchmark, controls, shipping, webhooks).
+# two child `feria serve` (as deployed, and with the sandbox on) on a
+# PostgreSQL schema, a redis-server and a MinIO bucket of the run's own,
+# each hot path measured on both beside its minimal anchor on the same
+# backends (those behind HTTP served by a process of their own, as feria
+# is) in interleaved rounds, the load from wrk pinned to one core
+# (requests/s, ratio, p50/p99, every process's CPU per request and whether
+# the client stayed under the server's, p99 at half load from vegeta, RSS
+# idle and under load), one `feria worker`'s jobs/s, and the embedded
+# mode's RSS under the same load; the table is printed and written as
+# markdown to BENCH_MD (docs/performance.md keeps the latest full run's).
+# quick: 2 short rounds and a smaller world, under 5 minutes; full: 3
+# rounds, 100,000 products, under 15. all: full, then every Go benchmark
+# of feria against the real local services and each
+# deploy/scripts/bench-*.sh (the per-area load runs: contacts with
+# redis-benchmark, controls, shipping, webhooks).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mode="${1:-full}"
@@ -31,6 +34,16 @@ full | all) ;;
 	exit 2
 	;;
 esac
+
+# wrk is the harness's load generator (Debian's package): installed here
+# when missing and we may (root with apt-get); the harness stops, naming
+# the package, where it is still missing.
+if ! command -v wrk >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "apt-get install -y wrk"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk >/dev/null ||
+		{ apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk >/dev/null; } ||
+		echo "wrk could not be installed"
+fi
 
 echo "== ratio harness ($mode): test/load/bench =="
 go run ./test/load/bench "${flags[@]}" -db "$TEST_DATABASE_URL" -s3 "$TEST_S3_ENDPOINT" \

@@ -40,14 +40,18 @@ if [ -n "$unformatted" ]; then
 	exit 1
 fi
 # The browser test of /docs (test/e2e/docs_browser_test.go) needs Debian's
-# chromium: installed here when missing and we may (root with apt-get); the
-# test fails, naming the package, where it is still missing.
-if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-	echo "apt-get install -y chromium"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null ||
-		{ apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; } ||
-		echo "chromium could not be installed; TestDocsPageInABrowser will fail"
-fi
+# chromium, the bench harness's test of its load generator
+# (test/load/bench) Debian's wrk: each installed here when missing and we
+# may (root with apt-get); the test fails, naming the package, where it is
+# still missing.
+for pkg in chromium wrk; do
+	if ! command -v "$pkg" >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+		echo "apt-get install -y $pkg"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$pkg" >/dev/null ||
+			{ apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$pkg" >/dev/null; } ||
+			echo "$pkg could not be installed; the tests that need it will fail"
+	fi
+done
 # The secret scan's directory (deploy/scripts/secret-scan.sh).
 export TEST_SECRETS_DIR="$(mktemp -d "${TMPDIR:-/tmp}/feria-secrets-XXXXXX")"
 # One run, with the race detector: every package's tests are the race

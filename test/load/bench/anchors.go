@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -54,11 +55,13 @@ type anchors struct {
 	putN   atomic.Int64
 	// form is body as the multipart upload feria's path sends, and formType
 	// its Content-Type: what the least HTTP service in front of MinIO takes.
-	form, formType string
-	eventN         atomic.Int64
-	counts         *contactsredis.Store // under a prefix of the anchors' own
-	readN, writeN  atomic.Int64
-	packs          int64 // the world's packs, which writesPut takes in turn
+	form     []byte
+	formType string
+	eventN   atomic.Int64
+	counts   *contactsredis.Store // under a prefix of the anchors' own
+	writeN   atomic.Int64         // the packs writesPut took
+	incrRate float64              // INCRs/s of the last run of incr100, to size the next
+	packs    int64                // the world's packs, which writesPut takes in turn
 }
 
 // floorTask is the type of the upload floor's notices: removed from the
@@ -94,7 +97,7 @@ var hashFields = func() []string {
 // goroutines shared one scheduler, and no wake-up crossed processes), a
 // gap that was the anchor's, not feria's (docs/performance.md).
 func startAnchors(ctx context.Context, env []string, rdb *redis.Client, s3 *minio.Client, bucket string, body []byte) (*anchors, error) {
-	a := &anchors{rdb: rdb, s3: s3, bucket: bucket, body: body, counts: contactsredis.New(rdb, anchorCounts)}
+	a := &anchors{rdb: rdb, s3: s3, bucket: bucket, body: body, counts: contactsredis.New(rdb, anchorCounts), incrRate: 300_000}
 	for h := range 50 {
 		vals := make([]any, 0, 60)
 		for i, f := range hashFields {
@@ -107,7 +110,9 @@ func startAnchors(ctx context.Context, env []string, rdb *redis.Client, s3 *mini
 	if _, err := s3.PutObject(ctx, bucket, "anchor/get", bytes.NewReader(body), int64(len(body)), minio.PutObjectOptions{ContentType: "application/pdf"}); err != nil {
 		return nil, err
 	}
-	a.form, a.formType = multipartPDF(body)
+	form, formType := multipartPDF(body)
+	a.form, a.formType = []byte(form), formType
+	a.writeN.Store(downloadPacks)
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -300,6 +305,29 @@ func anchorApp(db *bun.DB, rdb *redis.Client, s3 *minio.Client, bucket string) *
 		}
 		return c.JSON(row)
 	})
+	// The window's anchor: 50 hashes of 30 fields in one pipeline, and
+	// each hash's fields summed into a JSON answer.
+	app.Get("/fields1500", func(c *fiber.Ctx) error {
+		ctx := c.UserContext()
+		pipe := rdb.Pipeline()
+		cmds := make([]*redis.SliceCmd, 50)
+		for h := range cmds {
+			cmds[h] = pipe.HMGet(ctx, fmt.Sprint("anchor:h:", h), hashFields...)
+		}
+		if _, err := pipe.Exec(ctx); err != nil {
+			return err
+		}
+		totals := make([]int, len(cmds))
+		for h, cmd := range cmds {
+			for _, v := range cmd.Val() {
+				if s, ok := v.(string); ok {
+					n, _ := strconv.Atoi(s)
+					totals[h] += n
+				}
+			}
+		}
+		return c.JSON(totals)
+	})
 	app.Get("/hmget", func(c *fiber.Ctx) error {
 		vals, err := rdb.HMGet(c.UserContext(), "anchor:h:0", hashFields...).Result()
 		if err != nil {
@@ -343,74 +371,98 @@ func sendObject(c *fiber.Ctx, s3 *minio.Client, bucket, key string) error {
 // close stops the anchor service.
 func (a *anchors) close() { a.srv.stop() }
 
-func (a *anchors) pk() error {
-	_, err := do("GET", a.base+"/pk/"+compatItem, nil, 200)
-	return err
+// http is a load of the anchor service.
+func (a *anchors) http(q *request) load {
+	q.base = a.base
+	return load{req: q, server: cpuAnchors}
 }
 
-func (a *anchors) hmget() error {
-	_, err := do("GET", a.base+"/hmget", nil, 200)
-	return err
+func (a *anchors) hello() load { return a.http(get("", "/health/live")) }
+
+func (a *anchors) pk() load { return a.http(get("", "/pk/"+compatItem)) }
+
+func (a *anchors) hmget() load { return a.http(get("", "/hmget")) }
+
+// fields1500 has the anchor service read 50 hashes of 30 fields in one
+// pipeline and answer their sums. (Called from this process, Redis alone
+// cost Go's client more CPU per request than it cost Redis: the client
+// was the limit.)
+func (a *anchors) fields1500() load { return a.http(get("", "/fields1500")) }
+
+// incr100 is pipelined INCRs (on 97 keys) counted as batches of 100
+// events of opsPerEvent each, sent by redis-benchmark (pinned as wrk is,
+// its conc connections each 100 commands deep): the Redis ceiling. Go's
+// client spent more CPU per INCR than Redis did.
+func (a *anchors) incr100() load {
+	return load{server: cpuRedis, ext: func(conc int, d time.Duration) (sample, float64, error) {
+		n := max(100_000, int(a.incrRate*d.Seconds()))
+		host, port, _ := strings.Cut(a.rdb.Options().Addr, ":")
+		args := []string{"-h", host, "-p", port, "-c", fmt.Sprint(conc), "-P", "100", "-n", fmt.Sprint(n), "-r", "97", "--csv",
+			"incr", "anchor:c:__rand_int__"}
+		out, client, err := pinned("redis-benchmark", args...)
+		if err != nil {
+			return sample{}, client, err
+		}
+		f := strings.Split(strings.TrimSpace(lastLine(out)), ",")
+		if len(f) < 7 {
+			return sample{}, client, fmt.Errorf("redis-benchmark printed %q", out)
+		}
+		num := func(i int) float64 { v, _ := strconv.ParseFloat(strings.Trim(f[i], `"`), 64); return v }
+		rps := num(1)
+		if rps <= 0 {
+			return sample{}, client, fmt.Errorf("redis-benchmark printed %q", out)
+		}
+		a.incrRate = rps
+		per := 100 * opsPerEvent
+		return sample{ops: n / per, elapsed: time.Duration(float64(n) / rps * float64(time.Second)),
+			p50: time.Duration(num(4) * float64(time.Millisecond)), p99: time.Duration(num(6) * float64(time.Millisecond))}, client, nil
+	}}
 }
 
-// fields1500 reads 50 hashes of 30 fields in one pipeline: Redis alone,
-// no HTTP.
-func (a *anchors) fields1500() error {
-	ctx := context.Background()
-	pipe := a.rdb.Pipeline()
-	for h := range 50 {
-		pipe.HMGet(ctx, fmt.Sprint("anchor:h:", h), hashFields...)
-	}
-	_, err := pipe.Exec(ctx)
-	return err
-}
-
-// incr100 is 100 events' worth of pipelined INCRs (opsPerEvent each).
-func (a *anchors) incr100() error {
-	ctx := context.Background()
-	pipe := a.rdb.Pipeline()
-	for i := range 100 * opsPerEvent {
-		pipe.Incr(ctx, fmt.Sprint("anchor:c:", i%97))
-	}
-	_, err := pipe.Exec(ctx)
-	return err
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return lines[len(lines)-1]
 }
 
 // ingestCmds is the Redis work feria's script does for 100 events, as
 // plain pipelined commands (no script, no HTTP): per event, for the item
 // and for its seller, a ZADD NX of the event into its day's set and an
 // HINCRBY of its hour and of its day, and a SET NX EX of its record.
-func (a *anchors) ingestCmds() error {
-	ctx := context.Background()
-	pipe := a.rdb.Pipeline()
-	for range 100 {
-		n := a.eventN.Add(1)
-		id := fmt.Sprint("a", n)
-		for _, sub := range [2]string{fmt.Sprint("{i:", n%50, "}"), "{u:7}"} {
-			day := fmt.Sprintf("2026%02d%02d", 1+n%9, 1+n%28)
-			pipe.ZAddNX(ctx, "anchor:"+sub+":t:"+day, redis.Z{Score: float64(n), Member: id})
-			pipe.HIncrBy(ctx, "anchor:"+sub+":h:"+day, fmt.Sprintf("%02d", n%24), 1)
-			pipe.HIncrBy(ctx, "anchor:"+sub+":d:"+day[:6], day[6:], 1)
+func (a *anchors) ingestCmds() load {
+	return load{server: cpuRedis, fn: func() error {
+		ctx := context.Background()
+		pipe := a.rdb.Pipeline()
+		for range 100 {
+			n := a.eventN.Add(1)
+			id := fmt.Sprint("a", n)
+			for _, sub := range [2]string{fmt.Sprint("{i:", n%50, "}"), "{u:7}"} {
+				day := fmt.Sprintf("2026%02d%02d", 1+n%9, 1+n%28)
+				pipe.ZAddNX(ctx, "anchor:"+sub+":t:"+day, redis.Z{Score: float64(n), Member: id})
+				pipe.HIncrBy(ctx, "anchor:"+sub+":h:"+day, fmt.Sprintf("%02d", n%24), 1)
+				pipe.HIncrBy(ctx, "anchor:"+sub+":d:"+day[:6], day[6:], 1)
+			}
+			pipe.SetNX(ctx, "anchor:e:"+id, "MLA1|phone_view|2026-01-01T00:00:00Z", time.Hour)
 		}
-		pipe.SetNX(ctx, "anchor:e:"+id, "MLA1|phone_view|2026-01-01T00:00:00Z", time.Hour)
-	}
-	_, err := pipe.Exec(ctx)
-	return err
+		_, err := pipe.Exec(ctx)
+		return err
+	}}
 }
 
 // ingestScript counts 100 events through feria's own store of counts
 // (contactsredis: its script, in one call), with no HTTP and no database:
 // the Redis work the path must do, done the way it does it.
-func (a *anchors) ingestScript() error {
-	events, err := checkedEvents(eventsBody("a", &a.eventN))
-	if err != nil {
+func (a *anchors) ingestScript() load {
+	return load{server: cpuRedis, fn: func() error {
+		events, err := checkedEvents(eventsBody("a", &a.eventN))
+		if err != nil {
+			return err
+		}
+		for i := range events {
+			events[i].SellerID = 7
+		}
+		_, err = a.counts.Add(context.Background(), events)
 		return err
-	}
-	for i := range events {
-		events[i].SellerID = 7
-	}
-	_, err = a.counts.Add(context.Background(), events)
-	return err
+	}}
 }
 
 // checkedEvents decodes a batch body and checks its events as feria does
@@ -431,66 +483,66 @@ func checkedEvents(body []byte) ([]contacts.Event, error) {
 	return events, nil
 }
 
-// ingestHTTP posts 100 events to the anchor service's ingest.
-func (a *anchors) ingestHTTP() error {
-	_, err := do("POST", a.base+"/ingest", eventsBody("h", &a.eventN), 200, "Content-Type", "application/json")
-	return err
+// ingestHTTP posts 100 new events to the anchor service's ingest.
+func (a *anchors) ingestHTTP() load {
+	return a.http(&request{method: "POST", paths: []string{"/ingest"}, events: "h", want: 200,
+		header: []string{"Content-Type", "application/json"}})
 }
 
 // hopPut uploads the multipart form to the least HTTP service.
-func (a *anchors) hopPut() error {
-	_, err := do("POST", a.base+"/put", []byte(a.form), 201, "Content-Type", a.formType)
-	return err
+func (a *anchors) hopPut() load {
+	return a.http(&request{method: "POST", paths: []string{"/put"}, body: a.form, want: 201,
+		header: []string{"Content-Type", a.formType}})
 }
 
 // hopGet downloads the object through the least HTTP service.
-func (a *anchors) hopGet() error {
-	b, err := do("GET", a.base+"/get", nil, 200)
-	if err == nil && len(b) != len(a.body) {
-		err = fmt.Errorf("GET /get: %d bytes", len(b))
-	}
-	return err
+func (a *anchors) hopGet() load {
+	q := get("", "/get")
+	q.size = len(a.body)
+	return a.http(q)
 }
 
-// readsGet downloads a document of the download path's packs through the
-// service that also does the path's reads.
-func (a *anchors) readsGet() error {
-	pack := packBase + a.readN.Add(1)%downloadPacks
-	b, err := do("GET", fmt.Sprint(a.base, "/reads/", pack), nil, 200)
-	if err == nil && len(b) != len(a.body) {
-		err = fmt.Errorf("GET /reads/%d: %d bytes", pack, len(b))
+// readsGet downloads the documents of the download path's packs, in turn,
+// through the service that also does the path's reads.
+func (a *anchors) readsGet() load {
+	q := &request{method: "GET", want: 200, size: len(a.body)}
+	for n := range downloadPacks {
+		q.paths = append(q.paths, fmt.Sprint("/reads/", packBase+n))
 	}
-	return err
+	return a.http(q)
 }
 
 // writesPut uploads the multipart form to the service that also does the
 // upload path's reads and writes, each time to the next of the path's
-// packs; errExhausted when none is left.
-func (a *anchors) writesPut() error {
-	n := downloadPacks + a.writeN.Add(1)
-	if n >= a.packs {
-		return errExhausted
+// packs (its documents are of the other type).
+func (a *anchors) writesPut() load {
+	q := &request{method: "POST", fresh: &a.writeN, body: a.form, want: 201, header: []string{"Content-Type", a.formType}}
+	for n := range a.packs {
+		q.paths = append(q.paths, fmt.Sprint("/writes/", packBase+n))
 	}
-	_, err := do("POST", fmt.Sprint(a.base, "/writes/", packBase+n), []byte(a.form), 201, "Content-Type", a.formType)
-	return err
+	return a.http(q)
 }
 
-func (a *anchors) put() error {
-	n := a.putN.Add(1)
-	_, err := a.s3.PutObject(context.Background(), a.bucket, fmt.Sprint("anchor/put/", n), bytes.NewReader(a.body), int64(len(a.body)),
-		minio.PutObjectOptions{ContentType: "application/pdf"})
-	return err
-}
-
-func (a *anchors) get() error {
-	obj, err := a.s3.GetObject(context.Background(), a.bucket, "anchor/get", minio.GetObjectOptions{})
-	if err != nil {
+func (a *anchors) put() load {
+	return load{server: cpuMinIO, fn: func() error {
+		n := a.putN.Add(1)
+		_, err := a.s3.PutObject(context.Background(), a.bucket, fmt.Sprint("anchor/put/", n), bytes.NewReader(a.body), int64(len(a.body)),
+			minio.PutObjectOptions{ContentType: "application/pdf"})
 		return err
-	}
-	defer obj.Close()
-	n, err := io.Copy(io.Discard, obj)
-	if err == nil && n != int64(len(a.body)) {
-		err = fmt.Errorf("raw GET: %d bytes", n)
-	}
-	return err
+	}}
+}
+
+func (a *anchors) get() load {
+	return load{server: cpuMinIO, fn: func() error {
+		obj, err := a.s3.GetObject(context.Background(), a.bucket, "anchor/get", minio.GetObjectOptions{})
+		if err != nil {
+			return err
+		}
+		defer obj.Close()
+		n, err := io.Copy(io.Discard, obj)
+		if err == nil && n != int64(len(a.body)) {
+			err = fmt.Errorf("raw GET: %d bytes", n)
+		}
+		return err
+	}}
 }

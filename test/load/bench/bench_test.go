@@ -1,10 +1,17 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -62,7 +69,7 @@ func TestIntoDocReplacesOnlyBetweenTheMarkers(t *testing.T) {
 	}
 	b, _ := os.ReadFile(path)
 	got := string(b)
-	if strings.Contains(got, "old table") || !strings.Contains(got, "| path | feria |") {
+	if strings.Contains(got, "old table") || !strings.Contains(got, "| path | configuration | feria |") {
 		t.Errorf("the table did not replace the old one:\n%s", got)
 	}
 	if !strings.HasPrefix(got, "# Performance\n\nintro\n\n"+beginMarker+"\n") || !strings.HasSuffix(got, endMarker+"\n\n## Later sections\n") {
@@ -78,5 +85,98 @@ func TestIntoDocReplacesOnlyBetweenTheMarkers(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(bare); string(b) != "no markers\n" {
 		t.Errorf("a file without markers was changed: %q", b)
+	}
+}
+
+// wrk sends what a request describes: each path of a fresh series once and
+// in order, each batch of events new (valid JSON, 100 ids never seen), the
+// headers and the body given; the harness reads its counts and advances
+// the fresh series past every request it may have sent.
+func TestWrkSendsTheRequestsDescribed(t *testing.T) {
+	if _, err := exec.LookPath("wrk"); err != nil {
+		t.Fatalf("wrk drives the bench's load (apt-get install wrk): %v", err)
+	}
+	var mu sync.Mutex
+	paths := map[string]int{}
+	ids := map[string]bool{}
+	bad := ""
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		defer mu.Unlock()
+		paths[r.URL.Path]++
+		if r.Header.Get("X-Key") != "k" {
+			bad = "header X-Key missing"
+		}
+		if strings.HasPrefix(r.URL.Path, "/events") {
+			var v struct {
+				Events []struct {
+					ID, Type, Date string
+					ItemID         string `json:"item_id"`
+				}
+			}
+			if err := json.Unmarshal(b, &v); err != nil || len(v.Events) != 100 {
+				bad = fmt.Sprintf("events body %.200s: %v", b, err)
+			}
+			for _, e := range v.Events {
+				if ids[e.ID] || e.ItemID == "" || e.Type != "phone_view" {
+					bad = fmt.Sprintf("event %+v seen before or incomplete", e)
+				}
+				ids[e.ID] = true
+				if _, err := time.Parse(time.RFC3339, e.Date); err != nil {
+					bad = err.Error()
+				}
+			}
+		} else if string(b) != "form" {
+			bad = fmt.Sprintf("body %q", b)
+		}
+		w.WriteHeader(201)
+	}))
+	defer srv.Close()
+
+	events := &request{method: "POST", base: srv.URL, paths: []string{"/events"}, events: "t", want: 201, header: []string{"X-Key", "k"}}
+	s, client, err := wrkLoad(events, 2, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ops == 0 || client <= 0 || s.p99 < s.p50 {
+		t.Errorf("wrk's result: %+v, client CPU %v", s, client)
+	}
+	var fresh atomic.Int64
+	fresh.Store(1)
+	var all []string
+	for n := range 100_000 {
+		all = append(all, fmt.Sprint("/p/", n))
+	}
+	packs := &request{method: "POST", base: srv.URL, paths: all, fresh: &fresh, body: []byte("form"), want: 201, header: []string{"X-Key", "k"}}
+	ps, _, err := wrkLoad(packs, 2, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if bad != "" {
+		t.Fatal(bad)
+	}
+	if len(ids) < 100*s.ops {
+		t.Errorf("%d event ids for %d batches", len(ids), s.ops)
+	}
+	if paths["/p/0"] != 0 || paths["/p/1"] != 1 || paths[fmt.Sprint("/p/", ps.ops)] != 1 {
+		t.Errorf("fresh paths: /p/0 %d, /p/1 %d, /p/%d %d times; want 0, 1, 1", paths["/p/0"], paths["/p/1"], ps.ops, paths[fmt.Sprint("/p/", ps.ops)])
+	}
+	for p, n := range paths {
+		if n > 1 && p != "/events" {
+			t.Errorf("%s sent %d times", p, n)
+		}
+	}
+	if got := fresh.Load(); got < int64(1+ps.ops) {
+		t.Errorf("the fresh series is at %d after %d requests from 1", got, ps.ops)
+	}
+}
+
+// A request's script quotes what Lua would read otherwise.
+func TestLuaString(t *testing.T) {
+	if got := luaString("a\"b\\c\n\x7f"); got != `"a\"b\\c\010\127"` {
+		t.Errorf("luaString: %s", got)
 	}
 }

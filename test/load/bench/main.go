@@ -1,41 +1,50 @@
 // Command bench is `make bench`: feria's hot paths measured beside the
 // minimal program that does the same work on the same backends (the
 // "anchor"), in one run, so that the ratio of the two says how much of the
-// machine feria leaves on the table whatever the machine's mood (issue 17).
+// machine feria leaves on the table whatever the machine's mood.
 //
-// It builds cmd/feria and runs it as a child `feria serve` process (as
-// docs/deploy.md runs it: no sandbox) beside one serving the sandbox on a
-// PostgreSQL schema of its own, a redis-server of its own (a free port of
-// 127.0.0.1) and a bucket of its own on the MinIO given; loads a world
-// through the sandbox (products and family heads, 200 compatibilities of
-// an item, a year of contact events for 50 items, orders with packs); then
-// in interleaved rounds runs each path with closed-loop keep-alive clients
-// (the saturated rate) and its anchor right after it:
+// It builds cmd/feria and runs it as two child `feria serve` processes on
+// a PostgreSQL schema of its own, a redis-server of its own (a free port of
+// 127.0.0.1) and a bucket of its own on the MinIO given: the API as
+// deployed (no sandbox) and the API with its sandbox and controls on, as
+// integrators run it. It loads a world through the sandbox (products and
+// family heads, 200 compatibilities of an item, a year of contact events
+// for 50 items, orders with packs); then in interleaved rounds runs each
+// path on both instances and its anchor right after, the load driven by
+// wrk (one thread, pinned to one core with taskset) to saturation:
 //
+//	GET /health/live                         fiber answering ok
 //	GET /items/{id}                          fiber + one bun primary-key select
-//	the same on the sandbox's instance       (what the journal and rules cost)
 //	contacts 1-year total of one item        fiber + one HMGET of 30 fields
-//	contacts 30-day window of 50 ids         Redis alone: 1,500 fields pipelined
+//	contacts 30-day window of 50 ids         fiber + 50 HMGETs of 30 fields pipelined
 //	contact event ingest, batches of 100     pipelined INCR ÷ 5 ops per event
 //	GET /items/{id}/compatibilities (200)    fiber + one bun primary-key select
 //	family count                             fiber + one bun primary-key select
 //	fiscal upload / download, 100 KiB        raw minio-go PUT / GET
 //
-// and, for the paths whose work is more than their raw anchor's, the same
-// rounds beside a second anchor, their floor: the ingest beside the Redis
-// commands its script runs, pipelined without the script; the upload and
-// the download beside the least HTTP service in front of MinIO (fiber
-// taking the multipart file and PUTting it; a GET copied to the answer),
-// and beside that service doing also the path's database work through
-// feria's own stores (the token's and the pack's reads; for the upload,
-// its row and its notice written in one transaction): what is left between
-// the path and that floor is feria's app itself,
+// (the anchors with no HTTP are called from this process), and, for the
+// paths whose work is more than their raw anchor's, the same rounds beside
+// a second anchor, their floor: the ingest beside the Redis commands its
+// script runs, pipelined without the script; the upload and the download
+// beside the least HTTP service in front of MinIO (fiber taking the
+// multipart file and PUTting it; a GET copied to the answer), and beside
+// that service doing also the path's database work through feria's own
+// stores (the token's and the pack's reads; for the upload, its row and
+// its notice written in one transaction): what is left between the path
+// and that floor is feria's app itself.
 //
-// then each path at half its saturated rate with an open-loop client (p99),
-// the RSS of the feria process (idle, and its peak under load), jobs/s of
-// one `feria worker` process draining the jobs the uploads made, and the
-// embedded mode (`feria all`: SQLite, in-process Redis, files) under the
-// same load. It prints one table, and with -md writes it as markdown.
+// Before and after every measure it samples the CPU of every process
+// (/proc/<pid>/stat: both feria instances, the anchor service, the run's
+// PostgreSQL backends and PostgreSQL's own processes, redis-server, MinIO,
+// and the client: wrk's own rusage, or this process's), so that each row
+// shows the CPU per request of each, and is marked invalid when its client
+// spent more per request than the server it measured (the client, not the
+// server, was then the limit). Then each path at half its saturated rate
+// from vegeta (an open loop: p99), the RSS of the feria process (idle, and
+// its peak under load), jobs/s of one `feria worker` process draining the
+// jobs the uploads made, and the embedded mode (`feria all`: SQLite,
+// in-process Redis, files) under the same load. It prints one table, and
+// with -md writes it as markdown.
 package main
 
 import (
@@ -87,7 +96,7 @@ func main() {
 	flag.StringVar(&o.s3Secret, "s3-secret-key", "feria-test-secret", "MinIO secret key")
 	flag.IntVar(&o.rounds, "rounds", 0, "interleaved rounds (default 3, quick 2)")
 	flag.DurationVar(&o.duration, "duration", 0, "each path's and each anchor's share of a round (default 4s, quick 1s)")
-	flag.IntVar(&o.conc, "concurrency", 8, "closed-loop clients")
+	flag.IntVar(&o.conc, "concurrency", 32, "wrk's connections (closed loop), or this process's callers for the anchors with no HTTP")
 	flag.IntVar(&o.products, "products", 0, "vehicle products of the family count (default 100000, quick 5000)")
 	flag.StringVar(&o.md, "md", "", "also write the results as markdown to this file")
 	flag.StringVar(&o.doc, "doc", "", "also put the markdown between the bench markers of this file (docs/performance.md)")
@@ -105,7 +114,9 @@ func main() {
 	// upload's half rate (about 120/s) 4 s gave 480 samples, a p99 that was
 	// the fifth-slowest request, which one stall of the machine decided.
 	o.half = max(o.duration, pick(o.quick, 0, 10*time.Second))
-	o.warm = pick(o.quick, 200*time.Millisecond, time.Second)
+	// Quick: each load is checked once, not warmed (wrk runs a second at
+	// least).
+	o.warm = pick(o.quick, 0, time.Second)
 	if o.products == 0 {
 		o.products = pick(o.quick, 5_000, 100_000)
 	}
@@ -152,7 +163,7 @@ func interrupted() {
 // packsOf is the packs of the world: each upload takes a fresh one, so
 // there are enough for the saturated rounds and the run at half load of a
 // machine several times faster than the one of docs/performance.md.
-func packsOf(o options) int { return pick(o.quick, 3000, 15000) }
+func packsOf(o options) int { return pick(o.quick, 4000, 25000) }
 
 func pick[T any](quick bool, q, full T) T {
 	if quick {
@@ -161,47 +172,100 @@ func pick[T any](quick bool, q, full T) T {
 	return full
 }
 
-// row is one line of the table: a path of feria and its anchor.
+// The two configurations every path is measured in: the API as
+// docs/deploy.md runs it (no SANDBOX_KEY: no journal, no rules), and with
+// its sandbox and its controls on, as integrators run it.
+const (
+	deployed = iota
+	sandboxed
+	configs
+)
+
+var configNames = [configs]string{"as deployed", "with the sandbox"}
+
+// row is one line of the table: a path of feria in both configurations
+// and its anchor.
 type row struct {
 	name, anchorName string
 	unit             string  // what the rate counts
 	perOp            float64 // units per operation (events per ingest batch)
-	goal             float64 // 0: no goal (what the sandbox's controls cost)
-	feria            func(*paths) func() error
+	goal             float64 // 0: no goal
+	sandboxGoal      float64 // the goal with the sandbox on, when it differs
+	// path is the row's requests to an instance (its base URL).
+	path func(p *paths, base string) *request
+	// sandboxOnly: a route of the sandbox's own (the ingest), measured on
+	// the instance that serves it only.
+	sandboxOnly bool
+	conc        int // connections, when not the run's
 	// of is the row whose path a floor row shows beside another anchor:
 	// the path is not run again, its samples of each round are reused.
 	of        *row
-	last      sample // the latest round's sample of the path
-	anchor    func(*anchors) func() error
+	anchor    func(*anchors) load
 	anchorKey string // rows sharing an anchor measure it once a round
 
-	res, anc merged
-	half     sample
-	dropped  int
+	sides    [configs]*side // nil: not measured in that configuration
+	anc      side
 	embedded float64
 }
 
+// side is one series of a row: the path in one configuration, or the
+// anchor.
+type side struct {
+	m       merged
+	last    sample             // the latest round's (a floor row reuses it)
+	lastCPU map[string]float64 // what each process spent in that round
+	cpu     map[string]float64 // summed over the rounds
+	ops     int                // operations over the rounds
+	server  string             // the process that answers (cpuNames)
+	half    sample             // at half load
+	dropped int
+}
+
+func (s *side) add(smp sample, cpu map[string]float64) {
+	s.m.add(smp)
+	s.last, s.lastCPU = smp, cpu
+	s.ops += smp.ops
+	if s.cpu == nil {
+		s.cpu = map[string]float64{}
+	}
+	for k, v := range cpu {
+		s.cpu[k] += v
+	}
+}
+
+// perOp is a process's CPU per operation (µs).
+func (s *side) perOp(name string) float64 {
+	if s.ops == 0 {
+		return 0
+	}
+	return s.cpu[name] / float64(s.ops) * 1e6
+}
+
+// valid: the client spent less CPU per request than the server it
+// measured, so it was not what limited the rate.
+func (s *side) valid() bool { return s.ops > 0 && s.perOp(cpuClient) <= s.perOp(s.server) }
+
 func rows() []*row {
-	pk := func(a *anchors) func() error { return a.pk }
+	pk := func(a *anchors) load { return a.pk() }
 	rs := []*row{
-		{name: "`GET /items/{id}`", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.5,
-			feria: func(p *paths) func() error { return p.item }, anchor: pk, anchorKey: "pk"},
-		{name: "`GET /items/{id}` on an instance serving the sandbox", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1,
-			feria: func(p *paths) func() error { return p.sandboxedItem }, anchor: pk, anchorKey: "pk"},
+		{name: "`GET /health/live`", anchorName: "fiber answering ok", unit: "req/s", perOp: 1, goal: 0.8,
+			path: (*paths).health, anchor: func(a *anchors) load { return a.hello() }, anchorKey: "hello"},
+		{name: "`GET /items/{id}`", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.5, sandboxGoal: 0.45,
+			path: (*paths).item, anchor: pk, anchorKey: "pk"},
 		{name: "contacts 1-year total of one item", anchorName: "fiber + one HMGET of 30 fields", unit: "req/s", perOp: 1, goal: 0.5,
-			feria: func(p *paths) func() error { return p.yearTotal }, anchor: func(a *anchors) func() error { return a.hmget }, anchorKey: "hmget"},
-		{name: "contacts 30-day window of 50 ids", anchorName: "Redis alone: 1,500 fields pipelined", unit: "req/s", perOp: 1, goal: 0.6,
-			feria: func(p *paths) func() error { return p.window }, anchor: func(a *anchors) func() error { return a.fields1500 }, anchorKey: "fields1500"},
-		{name: "contact event ingest, batches of 100", anchorName: fmt.Sprintf("pipelined INCR ÷ %d ops per event", opsPerEvent), unit: "events/s", perOp: 100, goal: 0.7,
-			feria: func(p *paths) func() error { return p.ingest }, anchor: func(a *anchors) func() error { return a.incr100 }, anchorKey: "incr"},
-		{name: "`GET /items/{id}/compatibilities` (200 rows)", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.25,
-			feria: func(p *paths) func() error { return p.compatList }, anchor: pk, anchorKey: "pk"},
-		{name: "family count over the products", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.15,
-			feria: func(p *paths) func() error { return p.familyCount }, anchor: pk, anchorKey: "pk"},
-		{name: "fiscal upload, 100 KiB", anchorName: "raw minio-go PUT", unit: "obj/s", perOp: 1, goal: 0.7,
-			feria: func(p *paths) func() error { return p.upload }, anchor: func(a *anchors) func() error { return a.put }, anchorKey: "put"},
-		{name: "fiscal download, 100 KiB", anchorName: "raw minio-go GET", unit: "obj/s", perOp: 1, goal: 0.7,
-			feria: func(p *paths) func() error { return p.download }, anchor: func(a *anchors) func() error { return a.get }, anchorKey: "get"},
+			path: (*paths).yearTotal, anchor: func(a *anchors) load { return a.hmget() }, anchorKey: "hmget"},
+		{name: "contacts 30-day window of 50 ids", anchorName: "fiber + 1,500 fields in one pipeline (50 HMGETs of 30)", unit: "req/s", perOp: 1, goal: 0.6,
+			path: (*paths).window, anchor: func(a *anchors) load { return a.fields1500() }, anchorKey: "fields1500"},
+		{name: "contact event ingest, batches of 100", anchorName: fmt.Sprintf("pipelined INCR ÷ %d ops per event", opsPerEvent), unit: "events/s", perOp: 100, goal: 0.4,
+			path: (*paths).ingest, sandboxOnly: true, anchor: func(a *anchors) load { return a.incr100() }, anchorKey: "incr"},
+		{name: "`GET /items/{id}/compatibilities` (200 rows)", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.5,
+			path: (*paths).compatList, anchor: pk, anchorKey: "pk"},
+		{name: "family count over the products", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.4,
+			path: (*paths).familyCount, anchor: pk, anchorKey: "pk"},
+		{name: "fiscal upload, 100 KiB", anchorName: "raw minio-go PUT", unit: "obj/s", perOp: 1, goal: 0.7, conc: fiscalConc,
+			path: (*paths).upload, anchor: func(a *anchors) load { return a.put() }, anchorKey: "put"},
+		{name: "fiscal download, 100 KiB", anchorName: "raw minio-go GET", unit: "obj/s", perOp: 1, goal: 0.7, conc: fiscalConc,
+			path: (*paths).download, anchor: func(a *anchors) load { return a.get() }, anchorKey: "get"},
 	}
 	// The floors: a path beside the least program that does its backend
 	// work the way the path must, on the path's own rounds (no goal: they
@@ -215,22 +279,64 @@ func rows() []*row {
 		}
 		panic("bench: no row " + name)
 	}
-	return append(rs,
+	rs = append(rs,
 		&row{name: "contact event ingest, beside its Redis commands", anchorName: "the script's commands pipelined, no script (7 per event)", unit: "events/s", perOp: 100,
-			of: of("contact event ingest"), anchor: func(a *anchors) func() error { return a.ingestCmds }, anchorKey: "ingestcmds"},
+			of: of("contact event ingest"), anchor: func(a *anchors) load { return a.ingestCmds() }, anchorKey: "ingestcmds"},
 		&row{name: "contact event ingest, beside its script", anchorName: "feria's Redis store counting the batch (its script, one call), no HTTP, no database", unit: "events/s", perOp: 100,
-			of: of("contact event ingest"), anchor: func(a *anchors) func() error { return a.ingestScript }, anchorKey: "ingestscript"},
+			of: of("contact event ingest"), anchor: func(a *anchors) load { return a.ingestScript() }, anchorKey: "ingestscript"},
 		&row{name: "contact event ingest, beside its reads and script", anchorName: "the same behind fiber: the batch decoded and checked, its items' sellers read through feria's store", unit: "events/s", perOp: 100,
-			of: of("contact event ingest"), anchor: func(a *anchors) func() error { return a.ingestHTTP }, anchorKey: "ingesthttp"},
+			of: of("contact event ingest"), anchor: func(a *anchors) load { return a.ingestHTTP() }, anchorKey: "ingesthttp"},
 		&row{name: "fiscal upload, beside the least HTTP service", anchorName: "fiber taking the multipart file + raw minio-go PUT", unit: "obj/s", perOp: 1,
-			of: of("fiscal upload"), anchor: func(a *anchors) func() error { return a.hopPut }, anchorKey: "hopput"},
+			of: of("fiscal upload"), anchor: func(a *anchors) load { return a.hopPut() }, anchorKey: "hopput"},
 		&row{name: "fiscal upload, beside its reads and writes", anchorName: "the same, reading the token and the pack and writing the row and its notice through feria's stores", unit: "obj/s", perOp: 1,
-			of: of("fiscal upload"), anchor: func(a *anchors) func() error { return a.writesPut }, anchorKey: "writesput"},
+			of: of("fiscal upload"), anchor: func(a *anchors) load { return a.writesPut() }, anchorKey: "writesput"},
 		&row{name: "fiscal download, beside the least HTTP service", anchorName: "fiber + raw minio-go GET copied to the answer", unit: "obj/s", perOp: 1,
-			of: of("fiscal download"), anchor: func(a *anchors) func() error { return a.hopGet }, anchorKey: "hopget"},
+			of: of("fiscal download"), anchor: func(a *anchors) load { return a.hopGet() }, anchorKey: "hopget"},
 		&row{name: "fiscal download, beside its reads", anchorName: "the same, reading the token and the pack through feria's stores first", unit: "obj/s", perOp: 1,
-			of: of("fiscal download"), anchor: func(a *anchors) func() error { return a.readsGet }, anchorKey: "readsget"},
+			of: of("fiscal download"), anchor: func(a *anchors) load { return a.readsGet() }, anchorKey: "readsget"},
 	)
+	for _, rw := range rs {
+		if rw.of != nil {
+			rw.sides, rw.conc, rw.sandboxOnly = rw.of.sides, rw.of.conc, rw.of.sandboxOnly
+			continue
+		}
+		for c := range rw.sides {
+			if c == sandboxed || !rw.sandboxOnly {
+				rw.sides[c] = &side{server: [configs]string{cpuFeria, cpuSandboxed}[c]}
+			}
+		}
+	}
+	return rs
+}
+
+// fiscalConc is the connections of the fiscal paths and their anchors:
+// MinIO takes each upload and download whole, and more at once only
+// queue on its disk.
+const fiscalConc = 8
+
+// goalOf is the row's goal in configuration c.
+func (rw *row) goalOf(c int) float64 {
+	if c == sandboxed && rw.sandboxGoal > 0 {
+		return rw.sandboxGoal
+	}
+	return rw.goal
+}
+
+// connsOf is the connections (or this process's callers) a row's loads
+// run with.
+func (rw *row) connsOf(o options) int {
+	if rw.conc > 0 {
+		return rw.conc
+	}
+	return o.conc
+}
+
+// firstSide is the configuration whose half rate a floor row sends at.
+func (rw *row) firstSide() int {
+	if rw.sides[deployed] != nil {
+		return deployed
+	}
+	return sandboxed
 }
 
 // report is everything a run measured.
@@ -265,6 +371,9 @@ func run(o options) error {
 			}
 		}
 		r.rows = slices.DeleteFunc(r.rows, func(rw *row) bool { return !keep[rw] })
+	}
+	if _, err := exec.LookPath("wrk"); err != nil {
+		return fmt.Errorf("wrk drives the load (apt-get install wrk; deploy/scripts/bench.sh installs it): %w", err)
 	}
 	if o.bin == "" {
 		dir, err := os.MkdirTemp("", "feria-bench")
@@ -316,7 +425,7 @@ func run(o options) error {
 	// rules to read), and beside it on the same backends an instance
 	// serving the sandbox, through which the world is loaded and events
 	// are ingested.
-	env := []string{"HTTP_ADDR=" + addr, "DATA_DIR=" + dataDir, "DATABASE_URL=" + schemaURL, "REDIS_URL=" + redisURL,
+	env := []string{"HTTP_ADDR=" + addr, "DATA_DIR=" + dataDir, "DATABASE_URL=" + schemaURL + "&application_name=" + appName, "REDIS_URL=" + redisURL,
 		"S3_ENDPOINT=" + o.s3, "S3_ACCESS_KEY=" + o.s3Key, "S3_SECRET_KEY=" + o.s3Secret, "S3_BUCKET=" + bucket,
 		"LOG_LEVEL=warn", `RATE_LIMITS={"rules": []}`}
 	sport, err := loadrun.FreePort()
@@ -346,7 +455,7 @@ func run(o options) error {
 		return err
 	}
 	fmt.Printf("seeded in %v\n", r.seed)
-	p := newPaths(serve.base, sandboxed.base, w.packs, "s")
+	p := newPaths(serve.base, w.packs, "s")
 	if err := p.prepareDownloads(); err != nil {
 		return err
 	}
@@ -362,6 +471,11 @@ func run(o options) error {
 	time.Sleep(time.Second)
 	r.idleSeeded = serve.status("VmRSS")
 
+	cpu, err := newCPUWatch(ctx, rdb, db)
+	if err != nil {
+		return err
+	}
+	cpu.feria, cpu.sandboxed, cpu.anchors = serve.cmd.Process.Pid, sandboxed.cmd.Process.Pid, a.srv.cmd.Process.Pid
 	watch, swatch := watchRSS(serve.cmd.Process.Pid), watchRSS(sandboxed.cmd.Process.Pid)
 	// Before each path's run at half load the backends settle: what the
 	// saturated runs left to flush (PostgreSQL's dirty buffers, the
@@ -373,9 +487,9 @@ func run(o options) error {
 		}
 		syscall.Sync()
 		runtime.GC() // the load clients' garbage, not the next path's
-		time.Sleep(time.Second)
+		time.Sleep(pick(o.quick, 200*time.Millisecond, time.Second))
 	}
-	err = measure(r, p, a, settle)
+	err = measure(ctx, r, p, a, cpu, [configs]string{serve.base, sandboxed.base}, settle)
 	r.peak, r.sandboxPeak = watch.end(), swatch.end()
 	if err != nil {
 		return err
@@ -417,68 +531,97 @@ func run(o options) error {
 
 // measure warms every path and anchor up, runs the interleaved rounds,
 // then each path at half its saturated rate.
-func measure(r *report, p *paths, a *anchors, settle func()) error {
+func measure(ctx context.Context, r *report, p *paths, a *anchors, w *cpuWatch, bases [configs]string, settle func()) error {
 	o := r.o
+	feria := func(rw *row, c int) load {
+		return load{req: rw.path(p, bases[c]), server: rw.sides[c].server}
+	}
 	for _, rw := range r.rows {
 		if rw.of != nil {
 			continue // its path's row warms both up
 		}
-		if _, err := closedLoop(o.conc, o.warm, rw.feria(p)); err != nil {
-			return fmt.Errorf("warm-up of %s: %w", rw.name, err)
+		for c, sd := range rw.sides {
+			if sd == nil {
+				continue
+			}
+			if err := feria(rw, c).warm(ctx, w, rw.connsOf(o), o.warm); err != nil {
+				return fmt.Errorf("warm-up of %s %s: %w", rw.name, configNames[c], err)
+			}
 		}
-		if _, err := closedLoop(o.conc, o.warm, rw.anchor(a)); err != nil {
+		if err := rw.anchor(a).warm(ctx, w, rw.connsOf(o), o.warm); err != nil {
 			return fmt.Errorf("warm-up of %s: %w", rw.anchorName, err)
 		}
 	}
+	type done struct {
+		s   sample
+		cpu map[string]float64
+	}
 	for round := 1; round <= o.rounds; round++ {
 		fmt.Printf("round %d of %d (load average %s)\n", round, o.rounds, loadavg())
-		done := map[string]sample{}
+		anchorsDone := map[string]done{}
 		for _, rw := range r.rows {
-			var err error
-			s := rw.last
-			if rw.of != nil {
-				s = rw.of.last
-			} else {
-				if s, err = closedLoop(o.conc, o.duration, rw.feria(p)); err != nil {
-					return fmt.Errorf("%s: %w", rw.name, err)
+			line := fmt.Sprintf("  %-46s", strings.ReplaceAll(rw.name, "`", ""))
+			for c, sd := range rw.sides {
+				if sd == nil {
+					line += fmt.Sprintf(" %9s %-17s", "", "")
+					continue
 				}
-				rw.last = s
+				if rw.of == nil {
+					s, cpu, err := feria(rw, c).run(ctx, w, rw.connsOf(o), o.duration)
+					if err != nil {
+						return fmt.Errorf("%s %s: %w", rw.name, configNames[c], err)
+					}
+					sd.add(s, cpu)
+				}
+				line += fmt.Sprintf(" %9.0f %-17s", sd.last.perSec()*rw.perOp, configNames[c])
 			}
-			rw.res.add(s)
-			as, ok := done[rw.anchorKey]
+			d, ok := anchorsDone[rw.anchorKey]
 			if !ok {
-				if as, err = closedLoop(o.conc, o.duration, rw.anchor(a)); err != nil {
+				l := rw.anchor(a)
+				s, cpu, err := l.run(ctx, w, rw.connsOf(o), o.duration)
+				if err != nil {
 					return fmt.Errorf("%s: %w", rw.anchorName, err)
 				}
-				done[rw.anchorKey] = as
+				d = done{s, cpu}
+				anchorsDone[rw.anchorKey] = d
 			}
-			rw.anc.add(as)
-			fmt.Printf("  %-46s %9.0f %-8s anchor %9.0f\n", strings.ReplaceAll(rw.name, "`", ""), s.perSec()*rw.perOp, rw.unit, as.perSec()*rw.perOp)
+			rw.anc.server = rw.anchor(a).server
+			rw.anc.add(d.s, d.cpu)
+			fmt.Printf("%s anchor %9.0f %s\n", line, d.s.perSec()*rw.perOp, rw.unit)
 		}
 	}
 	fmt.Println("half load (open loop at half the saturated rate):")
 	for _, rw := range r.rows {
-		// A floor row sends its floor at its path's half rate: the tail
-		// the backends alone give at that load, beside the path's.
-		rate, op := rw.res.rate()/2, rw.feria
-		if rw.of != nil {
-			rate, op = rw.of.res.rate()/2, func(*paths) func() error { return rw.anchor(a) }
+		for c, sd := range rw.sides {
+			if sd == nil {
+				continue
+			}
+			// A floor row sends its floor at its path's half rate: the tail
+			// the backends alone give at that load, beside the path's.
+			var l load
+			into := sd
+			switch {
+			case rw.of == nil:
+				l = feria(rw, c)
+			case c != rw.firstSide():
+				continue
+			default:
+				l, into = rw.anchor(a), &rw.anc
+			}
+			rate := sd.m.rate() / 2
+			settle()
+			// The open loop warms up at its rate first (its connections, the
+			// client's own heap), as every closed-loop run does.
+			if _, _, err := l.half(rate, max(o.warm, 200*time.Millisecond)); err != nil {
+				return fmt.Errorf("warm-up of %s %s at half load: %w", rw.name, configNames[c], err)
+			}
+			s, dropped, err := l.half(rate, o.half)
+			if err != nil {
+				return fmt.Errorf("%s %s at half load: %w", rw.name, configNames[c], err)
+			}
+			into.half, into.dropped = s, dropped
+			fmt.Printf("  %-46s %-17s %7.0f op/s asked, p99 %s\n", strings.ReplaceAll(rw.name, "`", ""), configNames[c], rate, s.p99.Round(10*time.Microsecond))
 		}
-		settle()
-		// The open loop warms up at its rate first (its connections, the
-		// client's own heap), as every closed-loop run does.
-		if _, _, err := openLoop(rate, o.warm, op(p)); err != nil {
-			return fmt.Errorf("warm-up of %s at half load: %w", rw.name, err)
-		}
-		s, dropped, err := openLoop(rate, o.half, op(p))
-		if err != nil {
-			return fmt.Errorf("%s at half load: %w", rw.name, err)
-		}
-		m := merged{}
-		m.add(s)
-		_, p99 := m.quantiles()
-		rw.half, rw.dropped = s, dropped
-		fmt.Printf("  %-46s %7.0f op/s asked, p99 %s\n", strings.ReplaceAll(rw.name, "`", ""), rate, p99.Round(10*time.Microsecond))
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -12,11 +13,19 @@ import (
 // errExhausted ends a closed-loop run early (loadrun.ErrExhausted).
 var errExhausted = loadrun.ErrExhausted
 
-// sample is what one run of an op measured.
+// sample is what one run of an op measured: its latencies when the
+// client is this process, their quantiles either way.
 type sample struct {
-	ops     int
-	elapsed time.Duration
-	lats    []time.Duration
+	ops      int
+	elapsed  time.Duration
+	lats     []time.Duration
+	p50, p99 time.Duration
+}
+
+// quantiles sets p50 and p99 from the latencies.
+func (s *sample) quantiles() {
+	sort.Slice(s.lats, func(i, j int) bool { return s.lats[i] < s.lats[j] })
+	s.p50, s.p99 = pct(s.lats, 0.50), pct(s.lats, 0.99)
 }
 
 func (s sample) perSec() float64 {
@@ -41,7 +50,9 @@ func closedLoop(conc int, d time.Duration, op func() error) (sample, error) {
 	if err != nil {
 		return sample{}, err
 	}
-	return sample{ops: ops, elapsed: elapsed, lats: lats}, nil
+	s := sample{ops: ops, elapsed: elapsed, lats: lats}
+	s.quantiles()
+	return s, nil
 }
 
 // openLoop sends op at a fixed rate for d whatever the answers' pace (an
@@ -98,18 +109,21 @@ func openLoop(rate float64, d time.Duration, op func() error) (sample, int, erro
 	if firstErr != nil {
 		return sample{}, dropped, firstErr
 	}
-	return sample{ops: len(lats), elapsed: time.Since(t0), lats: lats}, dropped, nil
+	s := sample{ops: len(lats), elapsed: time.Since(t0), lats: lats}
+	s.quantiles()
+	return s, dropped, nil
 }
 
 // merged is the runs of one measure across rounds.
 type merged struct {
-	rates []float64
-	lats  []time.Duration
+	rates    []float64
+	p50, p99 []time.Duration
 }
 
 func (m *merged) add(s sample) {
 	m.rates = append(m.rates, s.perSec())
-	m.lats = append(m.lats, s.lats...)
+	m.p50 = append(m.p50, s.p50)
+	m.p99 = append(m.p99, s.p99)
 }
 
 // rate is the mean of the rounds' rates.
@@ -136,7 +150,12 @@ func (m *merged) spread() float64 {
 	return (hi - lo) / m.rate()
 }
 
+// quantiles is the rounds' median p50 and their worst p99 (wrk gives
+// each run's quantiles, not its latencies).
 func (m *merged) quantiles() (p50, p99 time.Duration) {
-	sort.Slice(m.lats, func(i, j int) bool { return m.lats[i] < m.lats[j] })
-	return pct(m.lats, 0.50), pct(m.lats, 0.99)
+	if len(m.p50) == 0 {
+		return 0, 0
+	}
+	s := slices.Sorted(slices.Values(m.p50))
+	return s[len(s)/2], slices.Max(m.p99)
 }

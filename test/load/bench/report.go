@@ -58,43 +58,96 @@ func mark(ok bool) string {
 	return "**no**"
 }
 
-func (rw *row) ratio() float64 {
-	if rw.anc.rate() == 0 {
+// ratio is the path's rate in configuration c over its anchor's.
+func (rw *row) ratio(c int) float64 {
+	if rw.anc.m.rate() == 0 || rw.sides[c] == nil {
 		return 0
 	}
-	return rw.res.rate() / rw.anc.rate()
-}
-
-func (rw *row) halfP99() time.Duration {
-	m := merged{lats: append([]time.Duration(nil), rw.half.lats...)}
-	_, p99 := m.quantiles()
-	return p99
+	return rw.sides[c].m.rate() / rw.anc.m.rate()
 }
 
 // halfText is the p99 at half load against its goal; a run that measured
 // nothing (the world ran out of what the path consumes) is no answer and
 // no pass.
-func (rw *row) halfText() string {
-	if len(rw.half.lats) == 0 {
+func halfText(s *side) string {
+	if len(s.half.lats) == 0 {
 		return "not measured (**no**)"
 	}
-	h := rw.halfP99()
-	return fmt.Sprintf("%s (%s)", ms(h), mark(h <= 20*time.Millisecond))
+	return fmt.Sprintf("%s (%s)", ms(s.half.p99), mark(s.half.p99 <= 20*time.Millisecond))
+}
+
+// halfOf is the series whose tail at half load a row's line shows: the
+// path's, or for a floor row its floor's.
+func (rw *row) halfOf(c int) *side {
+	if rw.of != nil {
+		return &rw.anc
+	}
+	return rw.sides[c]
+}
+
+// line is one configuration of a row, as the tables show it.
+type line struct {
+	rw     *row
+	c      int
+	config string
+}
+
+// lines is every measured configuration of every row.
+func (r *report) lines() []line {
+	var out []line
+	for _, rw := range r.rows {
+		for c, sd := range rw.sides {
+			if sd == nil {
+				continue
+			}
+			out = append(out, line{rw, c, configNames[c]})
+		}
+	}
+	return out
+}
+
+// validText is the validity mark of a line: both clients, the path's and
+// the anchor's, spent less CPU per request than what they measured.
+func (l line) validText() string {
+	return mark(l.rw.sides[l.c].valid() && l.rw.anc.valid())
+}
+
+// clientText is the clients' CPU per request, the path's then the
+// anchor's, each beside its server's.
+func (l line) clientText() string {
+	sd, an := l.rw.sides[l.c], &l.rw.anc
+	return fmt.Sprintf("%.0f of %.0f / %.0f of %.0f", sd.perOp(cpuClient), sd.perOp(sd.server), an.perOp(cpuClient), an.perOp(an.server))
 }
 
 // print writes the table as plain text.
 func (r *report) print(w io.Writer) {
 	fmt.Fprintf(w, "\nferia bench (%s): %s, commit %s, %s; load average %s at the start, %s at the end\n",
 		map[bool]string{true: "quick", false: "full"}[r.o.quick], r.start.Format(time.RFC3339), r.commit, r.machine, r.loadBefore, r.loadEnd)
-	fmt.Fprintf(w, "%d interleaved rounds of %s per path and anchor, %d closed-loop clients; half load: open loop for %s\n\n",
-		r.o.rounds, r.o.duration, r.o.conc, r.o.half)
-	fmt.Fprintf(w, "%-44s %10s %10s %7s %6s %4s %9s %9s %11s %7s  %s\n", "path", "feria", "anchor", "ratio", "goal", "met", "p50", "p99", "p99 @ half", "spread", "anchor is")
-	for _, rw := range r.rows {
-		p50, p99 := rw.res.quantiles()
-		fmt.Fprintf(w, "%-44s %10s %10s %7.3f %6s %4s %9s %9s %11s %6.0f%%  %s (%s)\n", strings.ReplaceAll(rw.name, "`", ""),
-			rate(rw.res.rate()*rw.perOp), rate(rw.anc.rate()*rw.perOp), rw.ratio(), rw.goalText("%.2f"), strings.Trim(rw.met(), "*"),
-			ms(p50), ms(p99), rw.halfText(), 100*max(rw.res.spread(), rw.anc.spread()), rw.anchorName, rw.unit)
+	fmt.Fprintf(w, "%d interleaved rounds of %s per path and anchor; wrk -t1 -c%d on core %s (fiscal: -c%d); half load: vegeta, open loop for %s\n\n",
+		r.o.rounds, r.o.duration, r.o.conc, clientCPU(), fiscalConc, r.o.half)
+	fmt.Fprintf(w, "%-44s %-16s %9s %9s %6s %5s %4s %9s %9s %12s %6s  %-27s %5s  %s\n", "path", "configuration", "feria", "anchor", "ratio", "goal", "met",
+		"p50", "p99", "p99 @ half", "spread", "client µs/req of server's", "valid", "anchor is")
+	for _, l := range r.lines() {
+		rw, sd := l.rw, l.rw.sides[l.c]
+		p50, p99 := sd.m.quantiles()
+		fmt.Fprintf(w, "%-44s %-16s %9s %9s %6.3f %5s %4s %9s %9s %12s %5.0f%%  %-27s %5s  %s (%s)\n", strings.ReplaceAll(rw.name, "`", ""), l.config,
+			rate(sd.m.rate()*rw.perOp), rate(rw.anc.m.rate()*rw.perOp), rw.ratio(l.c), rw.goalText(l.c, "%.2f"), strings.Trim(rw.met(l.c), "*"),
+			ms(p50), ms(p99), strings.ReplaceAll(halfText(rw.halfOf(l.c)), "*", ""), 100*max(sd.m.spread(), rw.anc.m.spread()),
+			l.clientText(), strings.Trim(l.validText(), "*"), rw.anchorName, rw.unit)
 	}
+	fmt.Fprintln(w, "\nCPU per request (µs), every process, summed over the rounds:")
+	fmt.Fprintf(w, "%-44s %-16s", "path", "side")
+	for _, n := range cpuNames {
+		fmt.Fprintf(w, " %12.12s", n)
+	}
+	fmt.Fprintln(w)
+	r.eachCPU(func(name, what string, sd *side) {
+		fmt.Fprintf(w, "%-44s %-16s", name, what)
+		for _, n := range cpuNames {
+			fmt.Fprintf(w, " %12.0f", sd.perOp(n))
+		}
+		fmt.Fprintln(w)
+	})
 	fmt.Fprintf(w, "\nferia serve RSS: idle %s (after the world %s), peak under load %s, with the sandbox %s (goals: idle <= 40 MB, load <= 150 MB)\n",
 		mb(r.idle), mb(r.idleSeeded), mb(r.peak), mb(r.sandboxPeak))
 	if r.o.embedded {
@@ -127,18 +180,36 @@ func (r *report) markdown(w io.Writer) {
 	}
 	fmt.Fprintf(w, "Run: %s, %s, commit %s. Machine: %s; load average %s at the start, %s at the end.\n",
 		mode, r.start.Format("2006-01-02 15:04 MST"), r.commit, r.machine, r.loadBefore, r.loadEnd)
-	fmt.Fprintf(w, "Load: %d interleaved rounds, each path then its anchor for %s each, %d closed-loop keep-alive clients; "+
-		"p50/p99 over every round; then each path for %s at half its saturated rate from an open-loop client (latency from the instant each request was due; a floor row's is its floor's, sent at its path's half rate). "+
+	fmt.Fprintf(w, "Load: %d interleaved rounds, each path (in both configurations) then its anchor for %s each, from wrk (one thread, %d keep-alive connections, %d for the fiscal paths, pinned to core %s); "+
+		"the anchors with no HTTP called from the harness by as many goroutines. p50 is the rounds' median, p99 their worst; then each path for %s at half its saturated rate from vegeta (an open loop; a floor row's is its floor's, sent at its path's half rate). "+
+		"Client CPU per request is wrk's (or the harness's) beside the server's (feria, the anchor service, or Redis or MinIO for the anchors with no HTTP), the path's then the anchor's; a line is valid when neither client spent more than its server. "+
 		"World: %d vehicle products and %d family heads, the read item and %d more with 200 compatibilities each, %d days of contact events for %d items, %d packs, %d listings more.\n\n",
-		r.o.rounds, r.o.duration, r.o.conc, r.o.half, r.o.products, r.o.products/perParent, compatItems, r.o.days, contactItems, packsOf(r.o), pick(r.o.quick, 300, 3000))
-	fmt.Fprintln(w, "| path | feria | the same stack doing the minimum | ratio | goal | p50 | p99 | p99 at half load (goal ≤ 20 ms) | rounds' spread |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
-	for _, rw := range r.rows {
-		p50, p99 := rw.res.quantiles()
-		fmt.Fprintf(w, "| %s | %s %s | %s: %s | %.3f | %s | %s | %s | %s | %.0f%% |\n", rw.name,
-			rate(rw.res.rate()*rw.perOp), rw.unit, rw.anchorName, rate(rw.anc.rate()*rw.perOp), rw.ratio(), rw.goalText("≥ %.2f ("+strings.Trim(rw.met(), "*")+")"),
-			ms(p50), ms(p99), rw.halfText(), 100*max(rw.res.spread(), rw.anc.spread()))
+		r.o.rounds, r.o.duration, r.o.conc, fiscalConc, clientCPU(), r.o.half, r.o.products, r.o.products/perParent, compatItems, r.o.days, contactItems, packsOf(r.o), pick(r.o.quick, 300, 3000))
+	fmt.Fprintln(w, "| path | configuration | feria | the same stack doing the minimum | ratio | goal | p50 / p99 | p99 at half load (goal ≤ 20 ms) | client µs/req of server's: path; anchor | valid | spread |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, l := range r.lines() {
+		rw, sd := l.rw, l.rw.sides[l.c]
+		p50, p99 := sd.m.quantiles()
+		fmt.Fprintf(w, "| %s | %s | %s %s | %s: %s | %.3f | %s | %s / %s | %s | %s | %s | %.0f%% |\n", rw.name, l.config,
+			rate(sd.m.rate()*rw.perOp), rw.unit, rw.anchorName, rate(rw.anc.m.rate()*rw.perOp), rw.ratio(l.c),
+			rw.goalText(l.c, "≥ %.2f ("+strings.Trim(rw.met(l.c), "*")+")"), ms(p50), ms(p99), halfText(rw.halfOf(l.c)),
+			strings.ReplaceAll(l.clientText(), " / ", "; "), l.validText(), 100*max(sd.m.spread(), rw.anc.m.spread()))
 	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "CPU per request (µs) of every process, over the rounds (PostgreSQL's own processes and MinIO are shared with the machine's other users):")
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "| path | side |")
+	for _, n := range cpuNames {
+		fmt.Fprintf(w, " %s |", n)
+	}
+	fmt.Fprintf(w, "\n|---|---|%s\n", strings.Repeat("---|", len(cpuNames)))
+	r.eachCPU(func(name, what string, sd *side) {
+		fmt.Fprintf(w, "| %s | %s |", name, what)
+		for _, n := range cpuNames {
+			fmt.Fprintf(w, " %s |", cpuText(sd.perOp(n)))
+		}
+		fmt.Fprintln(w)
+	})
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| memory (VmRSS) | measured | goal | met |")
 	fmt.Fprintln(w, "|---|---|---|---|")
@@ -174,13 +245,13 @@ func (r *report) markdown(w io.Writer) {
 		fmt.Fprintf(w, "The embedded mode under the same load (one closed-loop run of each path; its world loaded through the sandbox alone: %d products, %d packs):\n",
 			r.embWorld.products, r.embWorld.packs)
 		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| path | embedded | real backends |")
+		fmt.Fprintln(w, "| path | embedded | real backends, with the sandbox |")
 		fmt.Fprintln(w, "|---|---|---|")
 		for _, rw := range r.rows {
 			if rw.of != nil {
 				continue
 			}
-			fmt.Fprintf(w, "| %s | %s %s | %s %s |\n", rw.name, rate(rw.embedded), rw.unit, rate(rw.res.rate()*rw.perOp), rw.unit)
+			fmt.Fprintf(w, "| %s | %s %s | %s %s |\n", rw.name, rate(rw.embedded), rw.unit, rate(rw.sides[sandboxed].m.rate()*rw.perOp), rw.unit)
 		}
 		fmt.Fprintln(w)
 	}
@@ -221,18 +292,49 @@ func (r *report) intoDoc(path string) error {
 	return os.WriteFile(path, out.Bytes(), 0o644)
 }
 
-// goalText is the goal in format, or a dash for a row without one.
-func (rw *row) goalText(format string) string {
-	if rw.goal == 0 {
+// goalText is the goal in configuration c in format, or a dash for a row
+// without one.
+func (rw *row) goalText(c int, format string) string {
+	if rw.goalOf(c) == 0 {
 		return "—"
 	}
-	return fmt.Sprintf(format, rw.goal)
+	return fmt.Sprintf(format, rw.goalOf(c))
 }
 
 // met marks whether the ratio meets the goal; empty without a goal.
-func (rw *row) met() string {
-	if rw.goal == 0 {
+func (rw *row) met(c int) string {
+	if rw.goalOf(c) == 0 {
 		return ""
 	}
-	return mark(rw.ratio() >= rw.goal)
+	return mark(rw.ratio(c) >= rw.goalOf(c))
+}
+
+// eachCPU calls f with every series whose CPU the tables show: each path
+// in each configuration, then each anchor once.
+func (r *report) eachCPU(f func(name, what string, sd *side)) {
+	for _, rw := range r.rows {
+		if rw.of != nil {
+			continue
+		}
+		for c, sd := range rw.sides {
+			if sd != nil {
+				f(strings.ReplaceAll(rw.name, "`", ""), configNames[c], sd)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, rw := range r.rows {
+		if !seen[rw.anchorKey] {
+			seen[rw.anchorKey] = true
+			f(rw.anchorName, "anchor", &rw.anc)
+		}
+	}
+}
+
+// cpuText is a CPU per request in µs, blank when nothing was spent.
+func cpuText(us float64) string {
+	if us < 0.5 {
+		return ""
+	}
+	return fmt.Sprintf("%.0f", us)
 }

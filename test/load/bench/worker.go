@@ -193,7 +193,7 @@ func measureEmbedded(o options, r *report, w world) (idle, peak float64, err err
 	if _, err := w.seed(all.base); err != nil {
 		return idle, 0, err
 	}
-	p := newPaths(all.base, all.base, w.packs, "e")
+	p := newPaths(all.base, w.packs, "e")
 	if err := p.prepareDownloads(); err != nil {
 		return idle, 0, err
 	}
@@ -202,7 +202,12 @@ func measureEmbedded(o options, r *report, w world) (idle, peak float64, err err
 		if rw.of != nil {
 			continue // a floor: its path is measured with its own row
 		}
-		s, err := closedLoop(o.conc, o.duration, rw.feria(p))
+		l := load{req: rw.path(p, all.base)}
+		if err := l.warm(context.Background(), nil, rw.connsOf(o), o.warm); err != nil {
+			watch.end()
+			return idle, 0, fmt.Errorf("embedded, %s: %w", rw.name, err)
+		}
+		s, _, err := l.run(context.Background(), nil, rw.connsOf(o), o.duration)
 		if err != nil {
 			watch.end()
 			return idle, 0, fmt.Errorf("embedded, %s: %w", rw.name, err)

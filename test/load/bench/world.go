@@ -289,23 +289,30 @@ func bulkProducts(db *bun.DB, from, to int) error {
 	})
 }
 
-// paths are feria's measured requests: the public API on base, the
-// sandbox's ingest on sandbox (the same instance in the embedded mode).
+// paths are feria's measured requests, each made for an instance's base
+// URL: the instance as deployed, or the one serving the sandbox.
 type paths struct {
-	base      string
-	sandbox   string
-	pdf       []byte
-	nextPack  atomic.Int64
-	packs     int64
-	nextEvent atomic.Int64
-	run       string // makes event ids unique per instance
-	docs      []string
-	nextDoc   atomic.Int64
+	base     string // where the world's documents were uploaded (either: one database)
+	pdf      []byte
+	form     []byte // pdf as the multipart form of an upload
+	formType string
+	// nextPack is the packs taken by uploads (both instances take from
+	// it: a pack takes one PDF); uploadPaths are every upload's path.
+	nextPack    atomic.Int64
+	uploadPaths []string
+	packs       int64
+	run         string // makes event ids unique per instance
+	docs        []string
 }
 
-func newPaths(base, sandbox string, packs int, run string) *paths {
-	p := &paths{base: base, sandbox: sandbox, pdf: makePDF(100 << 10), packs: int64(packs), run: run}
-	p.nextPack.Store(downloadPacks - 1)
+func newPaths(base string, packs int, run string) *paths {
+	p := &paths{base: base, pdf: makePDF(100 << 10), packs: int64(packs), run: run}
+	form, ct := multipartPDF(p.pdf)
+	p.form, p.formType = []byte(form), ct
+	p.nextPack.Store(downloadPacks)
+	for n := int64(0); n < p.packs; n++ {
+		p.uploadPaths = append(p.uploadPaths, fmt.Sprintf("/packs/%d/fiscal_documents", packBase+n))
+	}
 	return p
 }
 
@@ -317,21 +324,19 @@ func makePDF(n int) []byte {
 	return b
 }
 
-func (p *paths) item() error {
-	_, err := do("GET", p.base+"/items/"+compatItem, nil, 200)
-	return err
+// get is one GET of path that answers 200.
+func get(base, path string, header ...string) *request {
+	return &request{method: "GET", base: base, paths: []string{path}, header: header, want: 200}
 }
 
-// sandboxedItem reads the item through the instance serving the sandbox,
-// whose controls read the rules' version and journal every request.
-func (p *paths) sandboxedItem() error {
-	_, err := do("GET", p.sandbox+"/items/"+compatItem, nil, 200)
-	return err
-}
+var seller = []string{"Authorization", "Bearer " + sellerToken}
 
-func (p *paths) yearTotal() error {
-	_, err := do("GET", p.base+"/items/MLA2000/contacts/phone_views?date_from=2025-07-01T12:00:00Z&date_to=2026-07-01T12:00:00Z", nil, 200)
-	return err
+func (p *paths) health(base string) *request { return get(base, "/health/live") }
+
+func (p *paths) item(base string) *request { return get(base, "/items/"+compatItem) }
+
+func (p *paths) yearTotal(base string) *request {
+	return get(base, "/items/MLA2000/contacts/phone_views?date_from=2025-07-01T12:00:00Z&date_to=2026-07-01T12:00:00Z")
 }
 
 var windowIDs = func() string {
@@ -342,16 +347,14 @@ var windowIDs = func() string {
 	return strings.Join(ids, ",")
 }()
 
-func (p *paths) window() error {
-	_, err := do("GET", p.base+"/items/contacts/phone_views/time_window?unit=day&last=30&ending=2026-03-15T12:00:00Z&ids="+windowIDs, nil, 200)
-	return err
+func (p *paths) window(base string) *request {
+	return get(base, "/items/contacts/phone_views/time_window?unit=day&last=30&ending=2026-03-15T12:00:00Z&ids="+windowIDs)
 }
 
-// ingest posts 100 events never seen before.
-func (p *paths) ingest() error {
-	_, err := do("POST", p.sandbox+"/sandbox/contact_events", eventsBody("b"+p.run, &p.nextEvent), 200,
-		"Content-Type", "application/json", "X-Sandbox-Key", sandboxKey)
-	return err
+// ingest posts batches of 100 events never seen before.
+func (p *paths) ingest(base string) *request {
+	return &request{method: "POST", base: base, paths: []string{"/sandbox/contact_events"}, events: "b" + p.run, want: 200,
+		header: []string{"Content-Type", "application/json", "X-Sandbox-Key", sandboxKey}}
 }
 
 // eventsBody is a batch of 100 events never seen before, their ids run's
@@ -372,16 +375,15 @@ func eventsBody(run string, next *atomic.Int64) []byte {
 	return b.Bytes()
 }
 
-func (p *paths) compatList() error {
-	_, err := do("GET", p.base+"/items/"+compatItem+"/compatibilities", nil, 200, "Authorization", "Bearer "+sellerToken)
-	return err
+func (p *paths) compatList(base string) *request {
+	return get(base, "/items/"+compatItem+"/compatibilities", seller...)
 }
 
 var familyBody = []byte(`{"domain_id":"MLA-CARS_AND_VANS","attributes":[{"id":"BRAND","value_id":"3"}]}`)
 
-func (p *paths) familyCount() error {
-	_, err := do("POST", p.base+"/catalog_compatibilities/products_search/count_family_products", familyBody, 200, "Content-Type", "application/json")
-	return err
+func (p *paths) familyCount(base string) *request {
+	return &request{method: "POST", base: base, paths: []string{"/catalog_compatibilities/products_search/count_family_products"},
+		body: familyBody, header: []string{"Content-Type", "application/json"}, want: 200}
 }
 
 // multipartPDF is pdf as the form of an upload (the part fiscal_document)
@@ -400,9 +402,8 @@ func multipartPDF(pdf []byte) (string, string) {
 
 // uploadTo sends the 100 KiB PDF to a pack and returns the document's id.
 func (p *paths) uploadTo(pack int64) (string, error) {
-	body, ct := multipartPDF(p.pdf)
-	b, err := do("POST", fmt.Sprintf("%s/packs/%d/fiscal_documents", p.base, packBase+pack), []byte(body), 201,
-		"Content-Type", ct, "Authorization", "Bearer "+sellerToken)
+	b, err := do("POST", fmt.Sprintf("%s/packs/%d/fiscal_documents", p.base, packBase+pack), p.form, 201,
+		"Content-Type", p.formType, "Authorization", "Bearer "+sellerToken)
 	if err != nil {
 		return "", err
 	}
@@ -415,14 +416,11 @@ func (p *paths) uploadTo(pack int64) (string, error) {
 	return v.IDs[0], nil
 }
 
-// upload takes the next fresh pack; errExhausted when none is left.
-func (p *paths) upload() error {
-	n := p.nextPack.Add(1)
-	if n >= p.packs {
-		return errExhausted
-	}
-	_, err := p.uploadTo(n)
-	return err
+// upload sends the PDF to a fresh pack each time (errExhausted when none
+// is left).
+func (p *paths) upload(base string) *request {
+	return &request{method: "POST", base: base, paths: p.uploadPaths, fresh: &p.nextPack, body: p.form, want: 201,
+		header: []string{"Content-Type", p.formType, "Authorization", "Bearer " + sellerToken}}
 }
 
 // prepareDownloads uploads one document to each of the first packs.
@@ -432,18 +430,14 @@ func (p *paths) prepareDownloads() error {
 		if err != nil {
 			return err
 		}
-		p.docs = append(p.docs, fmt.Sprintf("%s/packs/%d/fiscal_documents/%s", p.base, packBase+i, id))
+		p.docs = append(p.docs, fmt.Sprintf("/packs/%d/fiscal_documents/%s", packBase+i, id))
 	}
 	return nil
 }
 
-func (p *paths) download() error {
-	url := p.docs[p.nextDoc.Add(1)%int64(len(p.docs))]
-	b, err := do("GET", url, nil, 200, "Authorization", "Bearer "+sellerToken)
-	if err == nil && len(b) != len(p.pdf) {
-		err = fmt.Errorf("download: %d bytes, want %d", len(b), len(p.pdf))
-	}
-	return err
+// download reads the documents prepareDownloads uploaded, in turn.
+func (p *paths) download(base string) *request {
+	return &request{method: "GET", base: base, paths: p.docs, header: seller, want: 200, size: len(p.pdf)}
 }
 
 // copyTo asks for a copy of the read item's compatibilities onto item: a
