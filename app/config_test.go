@@ -110,8 +110,8 @@ func TestLoadConfigReadsExactlyTheDeclaredVariables(t *testing.T) {
 	}
 }
 
-// Defect 8 of issue 10: a URL that fails to parse was printed whole in the
-// start-up error, password included.
+// A URL that fails to parse must not be printed whole in the start-up
+// error, password included.
 func TestUnparsableURLIsMasked(t *testing.T) {
 	for _, tc := range []struct{ name, value string }{
 		{"DATABASE_URL", "postgres://feria:s3cr%zzet@db:5432/feria"},

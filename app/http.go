@@ -46,7 +46,7 @@ func NewHTTP(d *Deps) *fiber.App {
 		AppName: "feria",
 		// fiber hands out strings that alias its request buffers, which the
 		// next request on the connection overwrites; a method kept as a
-		// metric label became "GETT" and broke /metrics for good (issue 10).
+		// metric label became "GETT" and broke /metrics for good.
 		// Immutable copies every value fiber returns, so that nothing a
 		// handler or middleware keeps can change under it.
 		Immutable: true,

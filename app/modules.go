@@ -95,7 +95,7 @@ type Module struct {
 }
 
 // modules is the module map: the whole system in one list, in the order
-// sandbox.md applies fixtures (users, categories, domains, products, items,
+// docs/sandbox.md applies fixtures (users, categories, domains, products, items,
 // orders, brands, flex subscriptions, shipments, contact events, shipping
 // rates, applications), then the modules without collections. The use cases
 // are built first, in the order they depend on each other; they keep no
@@ -165,7 +165,7 @@ func modules(d *Deps) ([]Module, error) {
 			Routes:      func(r fiber.Router) { shippingapi.Routes(r, shipping) },
 			Collections: shippingapi.Collections(shipping),
 		},
-		// Applications are the last key of sandbox.md's fixtures order (they
+		// Applications are the last key of docs/sandbox.md's fixtures order (they
 		// name users): keep this row after every other row with collections.
 		{Name: "apps", Collections: appsapi.Collections(apps)},
 		{

@@ -19,7 +19,7 @@ type Authenticator interface {
 type Auth struct{ Tokens Authenticator }
 
 // AuthErrors overrides what a route group answers when the token is missing
-// or not valid: the spec answers 403 on compatibilities and fiscal documents.
+// or not valid: the contract answers 403 on compatibilities and fiscal documents.
 type AuthErrors struct {
 	Missing error
 	Invalid error

@@ -1,5 +1,5 @@
 // Package httpapi is the fiber plumbing every module's routes share: the one
-// table from error Kind to status, the three error body shapes of the spec,
+// table from error Kind to status, the three error body shapes of the contract,
 // authentication, paging, request ids, access logs, metrics and health.
 package httpapi
 
@@ -13,7 +13,7 @@ import (
 	"github.com/feria/feria/core/kernel"
 )
 
-// Shape is one of the spec's error body shapes. Routes pick theirs with
+// Shape is one of the contract's error body shapes. Routes pick theirs with
 // UseShape because /users/... paths carry all three.
 type Shape uint8
 
@@ -112,7 +112,7 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 		}
 		msg := e.Message
 		// An Internal error the code built with kernel.E carries a message
-		// meant for clients (the spec's documented 500s); any other shows
+		// meant for clients (the contract's documented 500s); any other shows
 		// only the request id.
 		if e.Kind == kernel.Internal && e.Message == "" {
 			msg = "internal server error (request id " + RequestID(c) + ")"
@@ -156,7 +156,7 @@ func refuseUnread(c *fiber.Ctx, log *slog.Logger, u unread) error {
 }
 
 // WriteError answers an error in shape s: the one place the three bodies
-// of the spec are written (the error handler and the sandbox's faults).
+// of the contract are written (the error handler and the sandbox's faults).
 func WriteError(c *fiber.Ctx, s Shape, status int, code, msg string, causes []kernel.Cause) error {
 	switch s {
 	case ShapeBrands:

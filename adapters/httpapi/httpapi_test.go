@@ -120,7 +120,7 @@ func TestErrorShapesAndStatuses(t *testing.T) {
 		{"fiscal bad token", "GET", "/fiscal?access_token=bad", "", nil, 401, `{"message":"invalid access token","error":"unauthorized","status":401,"cause":[]}`},
 		{"compat no token", "GET", "/compat", "", nil, 403, `{"message":"invalid token","error":"forbidden","status":403,"cause":[]}`},
 		{"compat bad token", "GET", "/compat", "", []string{"Authorization", "Bearer bad"}, 403, `{"message":"invalid token","error":"forbidden","status":403,"cause":[]}`},
-		// A 500 the code built with a message for clients (a spec's documented
+		// A 500 the code built with a message for clients (a documented
 		// 500) shows it; its wrapped error is not shown.
 		{"documented 500", "GET", "/documented500", "", nil, 500, `{"message":"The body of the request cannot be empty","error":"internal_server_error","status":500,"cause":[]}`},
 	}

@@ -9,7 +9,7 @@ import (
 
 // The hottest lists (a 50-id contacts window, 200 compatibilities) write
 // their answers by hand instead of through encoding/json's reflection,
-// which was a fifth of their time under load (issue 17). Each is held byte
+// which was a fifth of their time under load. Each is held byte
 // for byte to what encoding/json writes for its documented struct by a
 // test of its package.
 

@@ -11,9 +11,9 @@ import (
 	"github.com/feria/feria/adapters/redisstore"
 )
 
-// Defect 9 of issue 10: the embedded Redis kept counters, event ids and
-// queued jobs in memory only, so a restart lost them (a relayed outbox row
-// is never sent again: the buyer's notice was gone). Every key of every
+// The embedded Redis must not keep counters, event ids and queued jobs in
+// memory only, where a restart would lose them (a relayed outbox row is
+// never sent again: the buyer's notice would be gone). Every key of every
 // type the adapters use, binary values and TTLs included, and a queued
 // asynq job survive a clean stop and start on the same directory.
 func TestEmbeddedSurvivesRestart(t *testing.T) {

@@ -58,8 +58,8 @@ func loadingRedis(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// Defect 2 of issue 10: a Redis that is loading its data after a restart
-// answered 500; it is unavailable for now (503).
+// A Redis that is loading its data after a restart is unavailable for now:
+// 503, not 500.
 func TestLoadingIsUnavailable(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: loadingRedis(t), MaxRetries: -1, Protocol: 2})
 	defer c.Close()

@@ -17,7 +17,7 @@ import (
 // On PostgreSQL outside a transaction the rows are pgx's own, scanned from
 // the wire into dest: database/sql would first box every value into a
 // driver.Value (two allocations per text column, one per timestamp; a
-// 200-row list spent a fifth of its time there, issue 17). In a
+// 200-row list spent a fifth of its time there). In a
 // transaction, and on SQLite, it is database/sql's Query and Scan. dest
 // holds *string, *int64, *int, *bool or *Time.
 func Each(ctx context.Context, db bun.IDB, dest []any, fn func() error, query string, args ...any) error {

@@ -34,7 +34,7 @@ import (
 // trip, as pgdriver did), since preparing them would prepare a statement per id.
 // The hot reads pass real arguments through Query and QueryRow instead,
 // which pgx prepares once per connection and keeps in its statement cache
-// (issue 17: planning was three quarters of an item read).
+// (planning was three quarters of an item read).
 func OpenPostgres(ctx context.Context, dsn string) (*bun.DB, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
@@ -65,7 +65,7 @@ func OpenPostgres(ctx context.Context, dsn string) (*bun.DB, error) {
 // queue inside PostgreSQL, its backends preempting one another: with 20 on
 // two cores, bursts ran up to 20 backends at once and the item read's p99
 // at half load was 30-190 ms, against 6-18 ms with 4 at the same saturated
-// rate (issue 17). The parameter is taken out of the settings pgx would
+// rate. The parameter is taken out of the settings pgx would
 // send to the server, which knows no such setting.
 func poolSize(cfg *pgx.ConnConfig) (int, error) {
 	raw, ok := cfg.RuntimeParams["pool_max_conns"]

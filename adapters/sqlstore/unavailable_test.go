@@ -75,8 +75,8 @@ func through(t *testing.T, raw, addr string) (string, string) {
 	return u.String(), target
 }
 
-// Defect 2 of issue 10: a database that goes away answered 500 on every
-// route. Every error of a lost connection, in a statement, a query's rows, a
+// A database that goes away must answer 503, not 500, on every route.
+// Every error of a lost connection, in a statement, a query's rows, a
 // transaction or a new connection, is sqlstore.ErrUnavailable (503), for
 // every store at once.
 func TestOutageIsUnavailable(t *testing.T) {
@@ -126,10 +126,9 @@ func TestOutageIsUnavailable(t *testing.T) {
 	}
 }
 
-// Defect 2 of issue 10, second half: after a restart the server has closed
-// every pooled connection (SQLSTATE 57P01); each was handed to one caller
-// and failed it. Pooled connections the server closed are now discarded
-// before reuse: not one statement fails.
+// After a restart the server has closed every pooled connection (SQLSTATE
+// 57P01); none may be handed to a caller and fail it. Pooled connections
+// the server closed are discarded before reuse: not one statement fails.
 func TestTerminatedPoolConnectionsAreDiscarded(t *testing.T) {
 	ctx := context.Background()
 	u, err := url.Parse(testenv.PostgresSchemaURL(t))

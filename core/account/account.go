@@ -68,7 +68,7 @@ type Client struct {
 	RedirectURIs []string
 }
 
-// CheckClient applies the rule of sandbox.md to a refresh: a token of an
+// CheckClient applies the rule of docs/sandbox.md to a refresh: a token of an
 // application is refreshed only with that application's client_id (its
 // app_id) and client_secret; a token without an application takes any.
 func CheckClient(tokenApp int64, clientID, clientSecret string, app Client) error {

@@ -1,5 +1,5 @@
 // Package apps holds integrators' applications as the sandbox creates them
-// (sandbox.md, "Applications and notifications"): the OAuth client a token
+// (docs/sandbox.md, "Applications and notifications"): the OAuth client a token
 // may belong to (its client secret) and what it subscribes to (topics, the
 // users who granted it, its callback and its delivery rules). The
 // notifications themselves are core/webhooks.
@@ -37,7 +37,7 @@ type Application struct {
 	RedirectURIs []string `json:"redirect_uris,omitempty"`
 }
 
-// Limits of an application. The spec fixes the default acknowledgement
+// Limits of an application. The contract fixes the default acknowledgement
 // time and the number of delays; the bounds are feria's (docs/decisions.md).
 const (
 	// DefaultAckTimeoutMS is the marketplace's rule: a callback must answer

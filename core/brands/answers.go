@@ -7,14 +7,14 @@ import (
 	"github.com/feria/feria/core/kernel"
 )
 
-// Errors of the public brands reads (spec D, error shape (b)).
+// Errors of the public brands reads (area D, error shape (b)).
 var (
 	ErrUserNotFound     = kernel.E(kernel.NotExist, "U00002", "user not found")
 	ErrNotFoundForSite  = kernel.E(kernel.NotExist, "B00001", "brand not found for the site")
 	ErrInvalidParameter = kernel.E(kernel.Invalid, "invalid_parameter", "invalid parameter")
 )
 
-// Link statuses of the brands answer: LINKED is the spec's; a user bound to
+// Link statuses of the brands answer: LINKED is the marketplace's; a user bound to
 // no official store of its site is UNLINKED.
 const (
 	Linked   = "LINKED"
@@ -58,7 +58,7 @@ type UserBrands struct {
 	Brands   []Entry  `json:"brands"`
 }
 
-// Entry is one brand of the brands answer, in the spec's field order.
+// Entry is one brand of the brands answer, in the contract's field order.
 type Entry struct {
 	SiteID            string        `json:"site_id"`
 	OfficialStoreID   int64         `json:"official_store_id"`
@@ -79,7 +79,7 @@ type Entry struct {
 	LastUpdated       time.Time     `json:"last_updated"`
 }
 
-// Detail is the single-brand answer, in the spec's field order.
+// Detail is the single-brand answer, in the contract's field order.
 type Detail struct {
 	Tags              []string  `json:"tags"`
 	OfficialStoreID   int64     `json:"official_store_id"`

@@ -10,7 +10,7 @@ import (
 	"github.com/feria/feria/core/kernel"
 )
 
-// Brand is an official store as stored; the brands answers of the spec are
+// Brand is an official store as stored; the brands answers of the contract are
 // views of it.
 type Brand struct {
 	ID                int64         `json:"official_store_id"`
@@ -119,7 +119,7 @@ var unaccent = strings.NewReplacer(
 )
 
 // NormalizeName is the brand name without accents and double spaces, as the
-// spec defines normalized_name.
+// marketplace defines normalized_name.
 func NormalizeName(name string) string {
 	return strings.Join(strings.Fields(unaccent.Replace(name)), " ")
 }

@@ -33,7 +33,7 @@ type ShippingPreferences struct {
 }
 
 // Dimensions are package dimensions in whole centimetres and grams
-// (sandbox.md: "Dimensions are positive integers (cm and g)"). A category
+// (docs/sandbox.md: "Dimensions are positive integers (cm and g)"). A category
 // without standard dimensions has them all zero.
 type Dimensions struct {
 	Height int64 `json:"height"`
@@ -156,7 +156,7 @@ type Item struct {
 	LastUpdated time.Time `json:"last_updated"`
 }
 
-// ItemExtra are the item fields of the spec that no query filters on.
+// ItemExtra are the item fields of the contract that no query filters on.
 type ItemExtra struct {
 	Warranty        *string  `json:"warranty"`
 	ParentItemID    *string  `json:"parent_item_id"`
@@ -259,7 +259,7 @@ func (it Item) PartNumber() *string {
 type Facts struct {
 	// HasCompatibilities: the item has at least one compatibility. Its
 	// answers need no more than that, and whether any exists is one index
-	// probe where a count read every one of them (issue 17).
+	// probe where a count read every one of them.
 	HasCompatibilities bool
 	Universal          bool
 	Incomplete         bool

@@ -17,7 +17,7 @@ var (
 	ErrInvalidItem     = kernel.E(kernel.Invalid, "bad_request", "invalid item")
 )
 
-// Errors of an item's official_store_id, with the codes of spec D: a seller
+// Errors of an item's official_store_id, with the codes of area D: a seller
 // bound to several official stores must name one, and only one of its own.
 var (
 	ErrOfficialStoreRequired   = kernel.E(kernel.Invalid, "validation_error", "official_store_id is required")
@@ -71,7 +71,7 @@ func (p *problems) attributeID(field, id string, seen map[string]bool) {
 	seen[id] = true
 }
 
-// logisticTypes are the logistics modes of the spec and their types.
+// logisticTypes are the logistics modes of the contract and their types.
 var logisticTypes = map[string][]string{
 	"me1":           {"default"},
 	"me2":           {"drop_off", "xd_drop_off", "self_service", "cross_docking", "fulfillment"},
@@ -248,7 +248,7 @@ func ValidateItem(it Item) error {
 		}
 	}
 	// Free methods are methods of the managed shipping; without it, free
-	// shipping is the flag alone (spec C's custom free shipping).
+	// shipping is the flag alone (area C's custom free shipping).
 	if len(s.FreeMethods) > 0 && s.Mode != "me1" && s.Mode != "me2" {
 		p.Add("shipping.free_methods", "shipping.free_methods need shipping.mode me2 (or me1); with mode %s offer free shipping with free_shipping true alone", s.Mode)
 	}

@@ -2,7 +2,7 @@ package catalog
 
 // ItemView is the item resource of the public API: the stored item with the
 // computed tags and HAS_COMPATIBILITIES attribute, and the shipping object
-// in the form the spec shows.
+// in the form the contract shows.
 type ItemView struct {
 	Item
 	Shipping ShippingView `json:"shipping"`
@@ -13,7 +13,7 @@ type ItemView struct {
 // (and the other way round). Exactly one of the two is set, so the answer
 // names one; a plain struct rather than a MarshalJSON method, which made
 // encoding/json marshal it apart and then compact the bytes again on every
-// item read (issue 17).
+// item read.
 type ShippingView struct {
 	Mode         string        `json:"mode"`
 	LocalPickUp  bool          `json:"local_pick_up"`

@@ -1,4 +1,4 @@
-// Package compat is area B of the spec: compatibilities between parts
+// Package compat is area B: compatibilities between parts
 // listings (items) and catalog vehicle products, the universal and exception
 // states of an item, reputation, suggestions and the order snapshots. This
 // package holds the types and the pure rules; compatsvc runs the use cases.
@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Limits of the spec.
+// Limits of the contract.
 const (
 	// MaxProducts is the most vehicle products one request may name,
 	// family expansions included.

@@ -5,8 +5,8 @@ import (
 	"github.com/feria/feria/core/kernel"
 )
 
-// Errors of area B. Each is one row (or part of a row) of the spec's
-// compatibilities error tables; messages are safe to show.
+// Errors of area B. Each is one row (or part of a row) of the
+// contract's compatibilities errors; messages are safe to show.
 var (
 	ErrItemNotFound          = kernel.E(kernel.NotExist, "not_found", "item not found")
 	ErrProductNotFound       = kernel.E(kernel.NotExist, "not_found", "product not found")

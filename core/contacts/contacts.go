@@ -1,4 +1,4 @@
-// Package contacts is area A of the spec: contact events (questions, 'see
+// Package contacts is area A: contact events (questions, 'see
 // phone' clicks, messaging-app clicks) of listings and their sellers, the
 // rules that turn query parameters into date ranges and UTC-aligned time
 // windows, and the questions buyers ask.
@@ -12,11 +12,11 @@ import (
 	"github.com/feria/feria/core/kernel"
 )
 
-// Limits of a request. The spec leaves them open; docs/decisions.md
+// Limits of a request. The marketplace leaves them open; docs/decisions.md
 // records them.
 const (
-	// MaxIDs bounds the ids of one multi-item request, as the spec bounds
-	// its other multi-item call (shipping costs, 50 items).
+	// MaxIDs bounds the ids of one multi-item request, as the contract
+	// bounds its other multi-item call (shipping costs, 50 items).
 	MaxIDs = 50
 	// MaxLastHours and MaxLastDays bound `last` per unit: a month of hours
 	// and a year of days, both inside the retention.

@@ -201,7 +201,7 @@ type Bucket struct {
 // Window is a time-window result of one subject. Its results are not
 // stored as buckets: each one's start follows from From and its place, so
 // a window keeps its counts only (a 50-id window would otherwise build
-// 1,500 dated buckets per request, issue 17).
+// 1,500 dated buckets per request).
 type Window struct {
 	Subject  Subject
 	Kind     Kind
@@ -217,7 +217,7 @@ type Window struct {
 
 // NewWindow builds the result of spec w from the counts of its intervals,
 // oldest first, which it keeps (not a copy); results come out in the order
-// the spec asked for.
+// the window asked for.
 func NewWindow(s Subject, k Kind, w WindowSpec, counts []int64) Window {
 	from, to := w.Bounds()
 	out := Window{Subject: s, Kind: k, Unit: w.Unit, Last: w.Last, From: from, To: to, Counts: counts, Desc: w.Desc}

@@ -1,5 +1,5 @@
 // Package control holds the rules of the sandbox's test controls
-// (sandbox.md "Faults, rate limits and the request journal"): fault rules
+// (docs/sandbox.md "Faults, rate limits and the request journal"): fault rules
 // that answer a request with an error or a delay, rate limits counted per
 // caller, and the journal of the last public requests. It decides what a
 // rule is and which request it matches; where the rules live and how a use
@@ -14,7 +14,7 @@ import (
 
 // Limits of the controls, named once: the messages and the tests use them.
 const (
-	// JournalSize is how many public requests the journal keeps (sandbox.md).
+	// JournalSize is how many public requests the journal keeps (docs/sandbox.md).
 	JournalSize = 1000
 	// DefaultJournalLimit and MaxJournalLimit bound GET /sandbox/requests.
 	DefaultJournalLimit = 50
@@ -52,7 +52,7 @@ type Fault struct {
 	// answering that many requests.
 	Times      *int `json:"times"`
 	RetryAfter int  `json:"retry_after"`
-	// Used counts the requests the rule answered so far (a field sandbox.md
+	// Used counts the requests the rule answered so far (a field docs/sandbox.md
 	// does not name, added so that a test can see a rule fire).
 	Used int `json:"used"`
 }
@@ -108,7 +108,7 @@ type Entry struct {
 	DurationMS float64   `json:"duration_ms"`
 	UserID     *int64    `json:"user_id"`
 	// FaultID names the fault rule that answered the request (a field
-	// sandbox.md does not name: "a matched rule shows in the journal").
+	// docs/sandbox.md does not name: "a matched rule shows in the journal").
 	FaultID *int64 `json:"fault_id"`
 }
 
@@ -150,5 +150,5 @@ var (
 )
 
 // TooManyRequests is the body of a rate limit's refusal: the same on every
-// route, whatever the route's error shape (sandbox.md).
+// route, whatever the route's error shape (docs/sandbox.md).
 const TooManyRequests = `{"message":"Too Many Requests","error":"too_many_requests","status":429,"cause":[]}`

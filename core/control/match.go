@@ -49,7 +49,7 @@ func methodMatches(rule *string, method string) bool {
 }
 
 // nonPublic are the first path segments that are not the public API
-// (sandbox.md): no rule applies there and the journal leaves them out.
+// (docs/sandbox.md): no rule applies there and the journal leaves them out.
 var nonPublic = []string{"sandbox", "health", "metrics", "admin", "docs"}
 
 // Public reports whether a request path is the public API: not /sandbox,

@@ -23,7 +23,7 @@ type FaultInput struct {
 	RetryAfter  *int     `json:"retry_after"`
 }
 
-// NewFault checks a fault rule and fills in the defaults of sandbox.md
+// NewFault checks a fault rule and fills in the defaults of docs/sandbox.md
 // (method any, latency 0, probability 1, times never, retry_after 1) and
 // feria's own: status 0 (answer normally after the delay). The HTTP
 // adapter names an error status's error and message when the rule does not

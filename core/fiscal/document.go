@@ -33,16 +33,16 @@ func (t FileType) ContentType() string {
 	return "application/pdf"
 }
 
-// MaxPDFSize is the spec's "1 MB": 10^6 bytes, the SI megabyte, so that a
+// MaxPDFSize is the marketplace's "1 MB": 10^6 bytes, the SI megabyte, so that a
 // file the seller's system sizes as "1 MB" in either convention is not
 // refused by surprise at the stricter reading of ours (docs/decisions.md).
 const MaxPDFSize = 1_000_000
 
-// MaxXMLSize bounds an XML document; the spec gives no limit for it, so it
+// MaxXMLSize bounds an XML document; the marketplace gives no limit for it, so it
 // shares the PDF's.
 const MaxXMLSize = MaxPDFSize
 
-// MaxFilesPerPack is the spec's "two files per pack, one of each type".
+// MaxFilesPerPack is the marketplace's "two files per pack, one of each type".
 const MaxFilesPerPack = 2
 
 // MaxFilenameLen bounds the stored file name.
@@ -103,8 +103,8 @@ func (p Pack) RoleOf(userID int64) Role {
 	return Stranger
 }
 
-// UnavailableSites are the sites the API is not offered on (the spec: all
-// sites except the Brazilian one).
+// UnavailableSites are the sites the API is not offered on (the marketplace:
+// all sites except the Brazilian one).
 var UnavailableSites = map[string]bool{"MLB": true}
 
 // Fulfillment is the logistic type of packs the Chilean site keeps out of

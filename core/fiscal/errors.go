@@ -7,7 +7,7 @@ import (
 	"github.com/feria/feria/core/kernel"
 )
 
-// Errors of the module, one per row of the spec's fiscal-document table.
+// Errors of the module, one per documented answer of the contract's fiscal documents.
 // Where the marketplace documents a row's message, the sentinel carries it
 // word for word (the table in docs/decisions.md names each); a message
 // naming a pack, a seller, a type or a document is built by the functions

@@ -12,7 +12,7 @@ import (
 )
 
 // Subscription is a seller's subscription to a local delivery service, with
-// the configuration the configuration answer of the spec shows.
+// the configuration the configuration answer of the contract shows.
 type Subscription struct {
 	ID                int64             `json:"id"`
 	ServiceID         int64             `json:"service_id"`
@@ -120,7 +120,7 @@ type Zone struct {
 	Selected      bool     `json:"selected"`
 }
 
-// Price is a price split the way the spec shows it (all strings).
+// Price is a price split the way the contract shows it (all strings).
 type Price struct {
 	Cents            string `json:"cents"`
 	CurrencyID       string `json:"currency_id"`
@@ -165,7 +165,7 @@ var (
 )
 
 // WithDefaults fills what the configuration lacks with the defaults and
-// selects the mandatory zones: sandbox.md says they are always selected.
+// selects the mandatory zones: docs/sandbox.md says they are always selected.
 func (s Subscription) WithDefaults() Subscription {
 	c := &s.Configuration
 	if c.Availables.CapacityRange == (Range{}) {

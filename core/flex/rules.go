@@ -8,10 +8,10 @@ import (
 	"github.com/feria/feria/core/kernel"
 )
 
-// Errors of the public API of local delivery (spec E).
+// Errors of the public API of local delivery (area E).
 var (
 	// ErrSubscriptionOut refuses a settings change of an `out` subscription:
-	// the spec's states say its settings are not changeable, and the request
+	// the contract's states say its settings are not changeable, and the request
 	// is well-formed but clashes with the subscription's state.
 	ErrSubscriptionOut = kernel.E(kernel.Conflict, "conflict", "subscription is out: its settings cannot be changed")
 	// ErrInvalidChange is a configuration change outside what the
@@ -20,10 +20,10 @@ var (
 	// ErrTurboWithoutFlex refuses a TURBO subscription of a user without a
 	// FLEX one on the same site.
 	ErrTurboWithoutFlex = kernel.E(kernel.Invalid, "bad_request", "a TURBO subscription requires a FLEX subscription")
-	// ErrItemDown is the spec's 403 "item down": the item does not offer the
+	// ErrItemDown is the contract's 403 "item down": the item does not offer the
 	// local delivery option.
 	ErrItemDown = kernel.E(kernel.Permission, "forbidden", "item down")
-	// ErrAlreadyInFlex is the spec's 400 for enabling an enabled item.
+	// ErrAlreadyInFlex is the contract's 400 for enabling an enabled item.
 	ErrAlreadyInFlex = kernel.E(kernel.Invalid, "bad_request", "item is already in flex")
 	// ErrNotInFlex is the 400 for disabling an item that is not enabled.
 	ErrNotInFlex = kernel.E(kernel.Invalid, "bad_request", "item is not in flex")
@@ -72,7 +72,7 @@ const (
 	ModeTurbo = "TURBO"
 )
 
-// Subscription statuses (spec E, "States and transitions").
+// Subscription statuses (area E, "States and transitions").
 const (
 	StatusIn      = "in"      // active: settings changeable, delivery orders received
 	StatusOut     = "out"     // inactive: settings not changeable
@@ -80,7 +80,7 @@ const (
 )
 
 // DeliveryWindows are the delivery windows a change may ask for: same_day is
-// the only one the spec shows, and the only one the service offers.
+// the only one the contract shows, and the only one the service offers.
 var DeliveryWindows = []string{"same_day"}
 
 // CheckChangeable refuses any settings change of an `out` subscription.
@@ -92,7 +92,7 @@ func CheckChangeable(s Subscription) error {
 }
 
 // CheckTurbo checks that after storing s every user and site that has a TURBO
-// subscription also has a FLEX one (spec E: TURBO requires FLEX first).
+// subscription also has a FLEX one (area E: TURBO requires FLEX first).
 // current are the stored subscriptions of s's user and of the user s belonged
 // to before, s's own stored version included.
 func CheckTurbo(current []Subscription, s Subscription) error {

@@ -1,4 +1,4 @@
-// Package paging is area G of the spec: the limit/offset window every listed
+// Package paging is area G: the limit/offset window every listed
 // answer accepts, and the paging object every such answer carries.
 package paging
 
@@ -9,10 +9,10 @@ import (
 )
 
 const (
-	// DefaultLimit and the zero offset are the spec's defaults.
+	// DefaultLimit and the zero offset are the contract's defaults.
 	DefaultLimit = 50
 	// MaxLimit bounds one page so that no request can ask for an unbounded
-	// answer; the spec leaves the maximum open (docs/decisions.md).
+	// answer; the marketplace leaves the maximum open (docs/decisions.md).
 	MaxLimit = 200
 )
 

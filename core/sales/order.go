@@ -20,7 +20,7 @@ type Order struct {
 }
 
 // Pack is the pack id of the order: pack_id, or the order id when pack_id is
-// null (as the spec says).
+// null (as the contract says).
 func (o Order) Pack() int64 {
 	if o.PackID != nil {
 		return *o.PackID

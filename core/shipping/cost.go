@@ -14,7 +14,7 @@ const (
 )
 
 // Quote is the free-shipping cost of one package for one seller, with the
-// steps of sandbox.md's formula that the verbose answer shows.
+// steps of docs/sandbox.md's formula that the verbose answer shows.
 type Quote struct {
 	CurrencyID string
 	// BillableWeight is in grams: the real weight or the volumetric one,
@@ -87,7 +87,7 @@ func (r Rates) Quote(p Package, reputation *string) (Quote, error) {
 }
 
 // Quote computes the free-shipping cost of package p for a seller of the
-// given reputation (nil: none), as sandbox.md's "Shipping costs" fixes it:
+// given reputation (nil: none), as docs/sandbox.md's "Shipping costs" fixes it:
 //  1. billable = max(weight, ⌈H·W·L·1000 / volumetric_divisor⌉) grams;
 //  2. gross = the cost of the first tier whose up_to ≥ billable (heavier
 //     than the last tier: ErrTooHeavy, naming the dimensions);

@@ -9,7 +9,7 @@ import (
 
 func ptr[T any](v T) *T { return &v }
 
-// mla is sandbox.md's example table, which is also the Argentine default.
+// mla is docs/sandbox.md's example table, which is also the Argentine default.
 var mla = Rates{SiteID: "MLA", CurrencyID: "ARS", VolumetricDivisor: "5000",
 	WeightTiers:         []Tier{{500, "4000"}, {1000, "5200"}, {5000, "9500"}, {30000, "15000"}},
 	ReputationDiscounts: map[string]Decimal{"green": "0.5", "yellow": "0.4"}}

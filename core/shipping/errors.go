@@ -4,7 +4,7 @@ import "github.com/feria/feria/core/kernel"
 
 // Errors of the module. Their causes name the parameter or field at fault.
 var (
-	// ErrInvalidRates is a rate table that breaks a rule of sandbox.md.
+	// ErrInvalidRates is a rate table that breaks a rule of docs/sandbox.md.
 	ErrInvalidRates = kernel.E(kernel.Invalid, "bad_request", "invalid shipping rates")
 	// ErrBadDimensions is a dimensions value that is not HxWxL,weight in
 	// positive integers.

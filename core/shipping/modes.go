@@ -8,7 +8,7 @@ import (
 )
 
 // Mode is one shipping mode a seller may use in a category, as the shipping
-// modes answer of spec C shows it.
+// modes answer of area C shows it.
 type Mode struct {
 	Mode               string     `json:"mode"`
 	ShippingAttributes Attributes `json:"shipping_attributes"`
@@ -49,7 +49,7 @@ const (
 
 // CountryExclusions are the regions that free_mode country leaves out on a
 // site: on the Brazilian site the north (BR-N), the north-east (BR-NE) and
-// the risk areas (BR-RISK), as spec C says.
+// the risk areas (BR-RISK), as area C says.
 var CountryExclusions = map[string][]string{"MLB": {"BR-N", "BR-NE", "BR-RISK"}}
 
 // Modes are the shipping modes a seller of site siteID may use in category
@@ -89,7 +89,7 @@ func Modes(siteID string, c catalog.Category) []Mode {
 	return out
 }
 
-// Preferences is a category's shipping preferences as spec C shows them.
+// Preferences is a category's shipping preferences as area C shows them.
 type Preferences struct {
 	Dimensions   catalog.Dimensions `json:"dimensions"`
 	Logistics    []Logistic         `json:"logistics"`
@@ -100,7 +100,7 @@ type Preferences struct {
 	CategoryID   string             `json:"category_id"`
 }
 
-// Logistic is a logistics mode with its types, in the field order of spec C.
+// Logistic is a logistics mode with its types, in the field order of area C.
 type Logistic struct {
 	Types []string `json:"types"`
 	Mode  string   `json:"mode"`

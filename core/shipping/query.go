@@ -8,7 +8,7 @@ import (
 	"github.com/feria/feria/core/kernel"
 )
 
-// MaxItems is the most items one multi-item cost call may name (spec C's
+// MaxItems is the most items one multi-item cost call may name (area C's
 // limits: "Items per multi-item shipping cost call: 50").
 const MaxItems = 50
 
@@ -22,7 +22,7 @@ var Conditions = []string{"new", "used", "not_specified"}
 // names the parameter.
 var ErrBadQuery = kernel.E(kernel.Invalid, "bad_request", "invalid shipping cost query")
 
-// Form is which of spec C's forms a /users/{user_id}/shipping_options/free
+// Form is which of area C's forms a /users/{user_id}/shipping_options/free
 // request is.
 type Form uint8
 

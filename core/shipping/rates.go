@@ -32,7 +32,7 @@ type Tier struct {
 	Cost Decimal `json:"cost"`
 }
 
-// Normalize checks a rate table against sandbox.md and returns it with its
+// Normalize checks a rate table against docs/sandbox.md and returns it with its
 // numbers in canonical form (0.50 → 0.5), so that equal tables answer equal
 // bytes. Every broken rule is a cause naming its field.
 func Normalize(r Rates) (Rates, error) {
@@ -122,7 +122,7 @@ func Default(siteID string) (Rates, bool) {
 var defaultTiers = [4]int64{500, 1000, 5000, 30000}
 
 // defaults are the costs of the default tiers per site, in the site's
-// currency: the Argentine table is sandbox.md's example, the others are of
+// currency: the Argentine table is docs/sandbox.md's example, the others are of
 // the same shape at a like price level.
 var defaults = map[string][4]Decimal{
 	"MLA": {"4000", "5200", "9500", "15000"},

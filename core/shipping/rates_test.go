@@ -134,7 +134,7 @@ func TestDefaults(t *testing.T) {
 		t.Error("a default table for an unknown site")
 	}
 	if d, _ := Default("MLA"); !reflect.DeepEqual(d, mla) {
-		t.Errorf("MLA default is not sandbox.md's example: %+v", d)
+		t.Errorf("MLA default is not docs/sandbox.md's example: %+v", d)
 	}
 }
 

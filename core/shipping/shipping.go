@@ -12,7 +12,7 @@ import (
 )
 
 // Package is a parcel: height, width and length in centimetres, weight in
-// grams, all positive integers (sandbox.md, "Shipping costs"); the catalog's
+// grams, all positive integers (docs/sandbox.md, "Shipping costs"); the catalog's
 // dimensions of a package to be priced.
 type Package struct {
 	Height, Width, Length, Weight int64
@@ -39,7 +39,7 @@ const (
 	FromCategory Source = "category"
 )
 
-// PackageOf picks the dimensions of a cost as sandbox.md orders them: the
+// PackageOf picks the dimensions of a cost as docs/sandbox.md orders them: the
 // query's when given, else the item's shipping.dimensions, else the
 // category's standard dimensions. item may be nil (a listing not yet
 // created); query "" means not given.

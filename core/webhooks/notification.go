@@ -110,7 +110,7 @@ type Response struct {
 	Headers  map[string]string `json:"headers"`
 }
 
-// Body is what is posted to the callback: sandbox.md's fields in its
+// Body is what is posted to the callback: docs/sandbox.md's fields in its
 // order, with "actions" for the topics that have them.
 type Body struct {
 	ID            string   `json:"_id"`

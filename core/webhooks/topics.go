@@ -1,5 +1,5 @@
 // Package webhooks holds the marketplace's notifications to integrators'
-// applications (sandbox.md, "Applications and notifications"): the topic
+// applications (docs/sandbox.md, "Applications and notifications"): the topic
 // table, the body posted to a callback, the retry schedule, what counts as
 // delivered, and the missed feeds. It is not core/notify, which is the
 // buyer's own feed and e-mails: these go to the integrations' callback URLs.
@@ -7,7 +7,7 @@ package webhooks
 
 import "slices"
 
-// Topic is one row of sandbox.md's topic table. Adding a topic is adding a
+// Topic is one row of docs/sandbox.md's topic table. Adding a topic is adding a
 // row here and one call to Changes.Changed in the write path that changes
 // its resource; the delivery pipeline is the same for every topic.
 type Topic struct {
@@ -24,7 +24,7 @@ type Topic struct {
 	HasInitial bool
 }
 
-// The topics of sandbox.md, in its table's order.
+// The topics of docs/sandbox.md, in its table's order.
 const (
 	TopicItems          = "items"
 	TopicQuestions      = "questions"

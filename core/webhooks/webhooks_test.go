@@ -16,7 +16,7 @@ func TestTopics(t *testing.T) {
 	}
 	for i := range want {
 		if got[i] != want[i] {
-			t.Fatalf("topics %v, want sandbox.md's %v", got, want)
+			t.Fatalf("topics %v, want docs/sandbox.md's %v", got, want)
 		}
 	}
 	if _, ok := webhooks.LookupTopic("payments"); ok {

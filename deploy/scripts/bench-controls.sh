@@ -4,7 +4,7 @@
 # served with the journal and the guard (fault rules, rate limits) off, each
 # alone, and both, in interleaved rounds of the same run; requests/s, p50,
 # p99, the share of the route's rate the controls take (at most 25% with no
-# rule matching, issue #15), and the rate with a limit matching every request.
+# rule matching), and the rate with a limit matching every request.
 # LOAD_DURATION (each configuration's share), LOAD_ROUNDS and
 # LOAD_CONCURRENCY shape the run.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# secret-scan.sh DIR RUNLOG: the secret scan of a test run (issue 10). The
+# secret-scan.sh DIR RUNLOG: the secret scan of a test run. The
 # feria instances of the tests logged every record, debug included, to
 # DIR/log-*.jsonl and listed every token and key a request carried in
 # DIR/secrets-*.txt (test/apptest/secrets.go). None of them, nor the S3

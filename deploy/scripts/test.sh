@@ -55,7 +55,7 @@ done
 # The secret scan's directory (deploy/scripts/secret-scan.sh).
 export TEST_SECRETS_DIR="$(mktemp -d "${TMPDIR:-/tmp}/feria-secrets-XXXXXX")"
 # One run, with the race detector: every package's tests are the race
-# tests too (issue 10), rather than a second pass.
+# tests too, rather than a second pass.
 echo "$GO test -race -v -count=1 ./... > $log"
 "$GO" test -race -v -count=1 -timeout 40m ./... >"$log" 2>&1
 bash deploy/scripts/test-summary.sh "$log" $?

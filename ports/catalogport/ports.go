@@ -50,7 +50,7 @@ type Service interface {
 }
 
 // OfficialStores tells which official stores (brands) a seller is bound to,
-// so that an item's official_store_id can be checked as spec D says.
+// so that an item's official_store_id can be checked as area D says.
 type OfficialStores interface {
 	// OfficialStoreIDs lists, by id, the official stores of site siteID
 	// that userID is bound to.

@@ -117,7 +117,7 @@ type Packs interface {
 	Pack(ctx context.Context, id int64) (fiscal.Pack, error)
 	// WithDocuments returns the pack, as Pack does, and every document of
 	// it, as Documents.ByPack does, in one read: uploads, lists and
-	// downloads need both (a hot path, issue 17).
+	// downloads need both (a hot path).
 	WithDocuments(ctx context.Context, id int64) (fiscal.Pack, []fiscal.Document, error)
 }
 

@@ -28,7 +28,7 @@ type Service interface {
 	// the shipment's order (the caller in ctx).
 	ShipmentView(ctx context.Context, id int64) (flex.Shipment, error)
 
-	// The public API of spec E; every call needs the caller in ctx.
+	// The public API of area E; every call needs the caller in ctx.
 
 	// Subscriptions lists the subscriptions of a user on a site; the caller
 	// must be that user.

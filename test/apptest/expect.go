@@ -50,7 +50,7 @@ func (r Response) OK(t testing.TB, status int) any {
 	return v
 }
 
-// Err is the JSON of an error answer in the spec's default shape (a):
+// Err is the JSON of an error answer in the contract's default shape (a):
 // {message, error, status, cause}; causes are code, message pairs.
 func Err(status int, code, message string, causes ...string) string {
 	cs := []map[string]string{}

@@ -12,7 +12,7 @@ import (
 	"sync"
 )
 
-// The secret scan of a test run (issue 10, defect 8): with TEST_SECRETS_DIR
+// The secret scan of a test run: with TEST_SECRETS_DIR
 // set (make test sets it), every feria instance of the process also logs
 // every record, debug included, to a file there, and every token and key a
 // request carried is listed in another; deploy/scripts/secret-scan.sh then

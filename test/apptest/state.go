@@ -57,7 +57,7 @@ func (a *App) State(t testing.TB) State {
 	}
 	for _, k := range keys {
 		// The request journal and the rate limits' counters record every
-		// request, refused or failed ones too (sandbox.md): not a change a
+		// request, refused or failed ones too (docs/sandbox.md): not a change a
 		// request makes to the world.
 		if strings.HasPrefix(k, controlredis.DefaultPrefix+"journal") || strings.Contains(k, controlredis.DefaultPrefix+"rl:") {
 			continue

@@ -76,7 +76,7 @@ func TestDocumentLinksStayInTheRepository(t *testing.T) {
 		}
 		// Paths named in the prose (read from the repository's root, as
 		// the docs name files), not only links: none climbs out of the
-		// repository (the spec and issues are not in a clone).
+		// repository (nothing outside it is in a clone).
 		prose := mdLink.ReplaceAllString(string(b), "]()")
 		for _, p := range upPath.FindAllString(prose, -1) {
 			abs, err := filepath.Abs(filepath.Join(root, filepath.FromSlash(p)))

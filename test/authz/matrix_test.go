@@ -1,4 +1,4 @@
-// Package authz holds the authorization matrix of issue 10: every route of
+// Package authz holds the authorization matrix: every route of
 // the router, classified by who may call it, called by every kind of caller
 // through both token carriers.
 package authz

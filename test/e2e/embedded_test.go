@@ -82,9 +82,9 @@ func (p *embeddedProcess) do(t *testing.T, method, path string, body any) (int, 
 	return res.StatusCode, string(b)
 }
 
-// Defect 9 of issue 10: the embedded mode lost contact counters, event ids
-// and queued jobs on every restart (they lived only in the in-process
-// Redis). A clean restart on the same DATA_DIR keeps them.
+// The embedded mode must not lose contact counters, event ids and queued
+// jobs on a restart (they live in the in-process Redis). A clean restart on
+// the same DATA_DIR keeps them.
 func TestEmbeddedRestartKeepsCounters(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

@@ -75,7 +75,7 @@ func (w *workerProcess) kill() {
 // the configuration that shortens the rest (WORKER_RETRY_DELAY,
 // WORKER_DELAYED_CHECK) instead of the production 15-45 s and 5 s.
 //
-// "accepted" is the other server (issue 10, defect 10): one that takes the
+// "accepted" is the other server: one that takes the
 // message when its data ends and writes 250 after, as most do; the killed
 // worker delivered it, the retry sends it again, and both copies carry the
 // same Message-ID so that mail clients fold them.

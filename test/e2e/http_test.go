@@ -35,9 +35,9 @@ func serve(t *testing.T, a *apptest.App) string {
 	return "http://" + ln.Addr().String()
 }
 
-// Defect 1 of issue 10: fiber's zero-copy c.Method() was kept as a metric
-// label and overwritten by the next request on the connection ("GETT",
-// "POS"), after which /metrics answered 500 for good. Mixed methods on
+// fiber's zero-copy c.Method(), kept as a metric label, would be
+// overwritten by the next request on the connection ("GETT", "POS"), after
+// which /metrics would answer 500 for good. Mixed methods on
 // keep-alive connections, concurrently; /metrics stays 200 and names only
 // the methods that were sent.
 func TestMetricsUnderMixedMethods(t *testing.T) {
@@ -161,9 +161,9 @@ func rawRequest(t *testing.T, addr string, raw []byte, pause time.Duration) *htt
 	return res
 }
 
-// Defect 6 of issue 10: oversized headers and a client too slow to send its
-// request answered 500 and logged an ERROR each, so any client could flood
-// the error log. They answer 431 and 408 in shape (a) with a request id, and
+// Oversized headers and a client too slow to send its request must not
+// answer 500 and log an ERROR each, or any client could flood the error
+// log. They answer 431 and 408 in shape (a) with a request id, and
 // log at INFO.
 func TestUnreadRequests(t *testing.T) {
 	a, logs := logged(t, func(c *app.Config) { c.HTTPReadTimeout = 300 * time.Millisecond })
@@ -205,8 +205,8 @@ func TestUnreadRequests(t *testing.T) {
 	}
 }
 
-// Defect 8 of issue 10: DELETE /sandbox/tokens/{token} wrote the token into
-// the access log's path.
+// DELETE /sandbox/tokens/{token} must not write the token into the access
+// log's path.
 func TestAccessLogMasksTokensInPaths(t *testing.T) {
 	a, logs := logged(t, nil)
 	const token = "APP_USR-revoke-me-0123456789"

@@ -8,9 +8,9 @@ import (
 	"github.com/feria/feria/test/apptest"
 )
 
-// Defect 7 of issue 10: a NUL character in a text field (a question, the
-// billing text, a sandbox name) reached PostgreSQL, which refuses it in
-// text columns, and answered 500. Text is checked when a body is decoded:
+// A NUL character in a text field (a question, the billing text, a sandbox
+// name) must not reach PostgreSQL, which refuses it in text columns (a
+// 500). Text is checked when a body is decoded:
 // 400 naming the field, nothing written.
 func TestNULInText(t *testing.T) {
 	a := apptest.NewWorld(t, apptest.Real)

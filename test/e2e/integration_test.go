@@ -341,7 +341,7 @@ func integration(t *testing.T, base string) {
 	}
 
 	// 8. An invoice, and the fiscal documents' list.
-	// The token as the query parameter, as the spec shows fiscal calls.
+	// The token as the query parameter, as the marketplace shows fiscal calls.
 	pdf, contentType := multipartPDF(t)
 	tok := c.token
 	c.token = ""

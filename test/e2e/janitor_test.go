@@ -27,8 +27,8 @@ func fiscalKeys(t *testing.T, blobs blobport.Store) []string {
 	return keys
 }
 
-// Defect 5 of issue 10, second half: files stored by an upload whose rows
-// were never written (storage or database gone mid-upload) stayed for good.
+// Files stored by an upload whose rows were never written (storage or
+// database gone mid-upload) must not stay for good.
 // The periodic janitor (fiscal:sweep_orphans, every hour in the worker
 // processes) removes files no document names once they are older than the
 // grace period, on both storage back ends; the documents' files stay.

@@ -8,7 +8,7 @@ import (
 	"github.com/feria/feria/test/apptest"
 )
 
-// The sandbox's own contract (sandbox.md "Access", "Reset and bulk load",
+// The sandbox's own contract (docs/sandbox.md "Access", "Reset and bulk load",
 // "Clock", "Users and tokens"): the key, the disabled mode, the clock, the
 // fixtures envelope and the token routes.
 func TestSandboxAccess(t *testing.T) {

@@ -281,7 +281,7 @@ func TestMinIOFrozen(t *testing.T) {
 		}
 	}
 	m.freeze()
-	// A stored row whose file cannot be read: the spec's 404 "retry".
+	// A stored row whose file cannot be read: the contract's 404 "retry".
 	within("download", 404, func() apptest.Response {
 		return a.Do("GET", "/packs/1001/fiscal_documents/"+ids.IDs[0]+"?access_token=tok-201", nil)
 	})

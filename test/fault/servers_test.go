@@ -1,4 +1,4 @@
-// Package fault holds the fault tests of issue 10: each test starts its own
+// Package fault holds the fault tests: each test starts its own
 // PostgreSQL, Redis or MinIO on a free port, drives feria against it, and
 // stops, kills or freezes that server under load. The shared test services
 // are never touched.

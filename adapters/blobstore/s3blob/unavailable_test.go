@@ -106,10 +106,11 @@ func TestTranslateKeepsCanceled(t *testing.T) {
 	}
 }
 
-// Defect 5 of issue 10: a frozen server (it accepts connections and never
-// answers, as a SIGSTOPped MinIO does) held uploads and downloads for 15 s
-// and more: only dialing had a bound, and minio-go retried 10 times. Every
-// operation is bounded, retries included, with no deadline from the caller.
+// A frozen server (it accepts connections and never answers, as a
+// SIGSTOPped MinIO does) must not hold uploads and downloads: a bound on
+// dialing alone, with minio-go's 10 retries, would wait 15 s and more.
+// Every operation is bounded, retries included, with no deadline from the
+// caller.
 func TestFrozenServerIsBounded(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

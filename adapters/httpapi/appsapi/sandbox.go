@@ -1,5 +1,5 @@
 // Package appsapi serves the apps module: the sandbox collection of
-// integrators' applications (sandbox.md, "Applications and notifications").
+// integrators' applications (docs/sandbox.md, "Applications and notifications").
 package appsapi
 
 import (

@@ -11,7 +11,7 @@ import (
 	"github.com/feria/feria/test/apptest"
 )
 
-// app is the application of sandbox.md's example, owned by seller 123 and
+// app is the application of docs/sandbox.md's example, owned by seller 123 and
 // granted by buyer 456.
 const app = `{"name":"my-integration","owner_id":123,"client_secret":"app-secret",
  "callback_url":"http://127.0.0.1:9999/notifications",

@@ -69,7 +69,7 @@ func TestBrands(t *testing.T) {
 				"users":[],"site_id":"MLA","status":"active","name":"Nobody","date_created":"2026-11-20T12:00:00Z","pictures":[],
 				"boost":{"is_active":false,"last_update":null},"relevance_position":0}`)
 
-			// The spec's rows, in shape (b).
+			// The contract's answers, in shape (b).
 			a.Do("GET", "/users/999/brands", nil, brand...).Is(t, 404, errB(404, "U00002", "user not found: 999"))
 			a.Do("GET", "/users/999/brands/5001", nil, brand...).Is(t, 404, errB(404, "U00002", "user not found: 999"))
 			a.Do("GET", "/users/789/brands/50a1", nil, brand...).Is(t, 400, errB(400, "invalid_parameter", `brand_id must contain only digits, got "50a1"`))

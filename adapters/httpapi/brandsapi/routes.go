@@ -8,7 +8,7 @@ import (
 	"github.com/feria/feria/ports/brandsport"
 )
 
-// Routes mounts the public brands reads of spec D. Every error of these
+// Routes mounts the public brands reads of area D. Every error of these
 // routes, the token's included, is in shape (b) {error, message, status}.
 func Routes(r fiber.Router, svc brandsport.Service, auth httpapi.Auth) {
 	shape := httpapi.UseShape(httpapi.ShapeBrands)

@@ -1,5 +1,5 @@
 // Package brandsapi serves the brands module (official stores): the public
-// brands reads of spec D (errors in shape (b)) and the sandbox collection of
+// brands reads of area D (errors in shape (b)) and the sandbox collection of
 // brands.
 package brandsapi
 

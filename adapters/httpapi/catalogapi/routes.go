@@ -104,8 +104,8 @@ type scanAnswer struct {
 	ScrollID *string `json:"scroll_id"`
 }
 
-// siteAnswer is the site search: the spec shows q, limit and offset and
-// leaves the rest open (docs/decisions.md).
+// siteAnswer is the site search: the marketplace shows q, limit and offset
+// and leaves the rest open (docs/decisions.md).
 type siteAnswer struct {
 	SiteID  string       `json:"site_id"`
 	Query   *string      `json:"query"`

@@ -12,7 +12,7 @@ import (
 )
 
 // Tests of the decisions of docs/decisions.md not covered elsewhere,
-// and of the answer shapes and invariants the spec states for every path.
+// and of the answer shapes and invariants the contract states for every path.
 
 // consistent checks that the item read and the list agree with the stored
 // compatibilities: catalog_compatibilities_count is the number listed, and
@@ -233,7 +233,7 @@ func TestEveryItemRouteIsSellerOnly(t *testing.T) {
 }
 
 // TestAnswerShapes checks field names and types of the answers exactly as
-// the spec writes them.
+// the contract writes them.
 func TestAnswerShapes(t *testing.T) {
 	forEach(t, func(t *testing.T, a *apptest.App) {
 		pos := []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "1"}, obj{"value_name": "trasera"}}}}}}

@@ -28,7 +28,7 @@ func (h handlers) dump(c *fiber.Ctx) error {
 
 // dumpLinks is a stored compatibilities array as the dump shows it: always
 // an array, without restriction_values, the sandbox's feed of the
-// restriction values endpoint that the spec's dump entry does not list.
+// restriction values endpoint that the contract's dump entry does not list.
 func dumpLinks(raw []byte) json.RawMessage {
 	var links []map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &links); err != nil || links == nil {

@@ -39,7 +39,7 @@ func TestCatalogReads(t *testing.T) {
 			get(shock, "compatibilities.0.type") != "EXTENSION" || get(shock, "compatibilities.0.categories.0.id") != "MLA1747" {
 			t.Fatalf("dump entry = %v", shock)
 		}
-		// Exactly the spec's fields: the sandbox's restriction_values feed
+		// Exactly the contract's fields: the sandbox's restriction_values feed
 		// stays out, and a domain without links answers an empty array.
 		wantLink := obj{"compatible_domain_id": "MLA-CARS_AND_VANS", "type": "EXTENSION", "required": true, "restrictions": []any{},
 			"categories": []any{obj{"id": "MLA1747", "required": true, "note_status": "ENABLED", "restrictions_status": "ENABLED", "universal_status": "ENABLED"}}}

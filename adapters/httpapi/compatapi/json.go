@@ -82,7 +82,7 @@ type copyJSON struct {
 type nodesJSON struct {
 	Products         []productJSON `json:"products"`
 	ProductsGroup    []groupJSON   `json:"products_group"`
-	ProductsGroups   []groupJSON   `json:"products_groups"` // the spelling of the spec's error detail
+	ProductsGroups   []groupJSON   `json:"products_groups"` // the spelling of the marketplace's error detail
 	ProductsFamilies []familyJSON  `json:"products_families"`
 	Universal        *bool         `json:"universal"`
 	ItemToCopy       *copyJSON     `json:"item_to_copy"`

@@ -11,7 +11,7 @@ import (
 // appendList writes list(l, extended) byte for byte as encoding/json does
 // (TestListJSONIsEncodingJSON holds them together): a list of hundreds of
 // entries is the hottest answer of the area, and reflection was a fifth of
-// its time (issue 17). Restrictions, nested and rare, go through
+// its time under load. Restrictions, nested and rare, go through
 // encoding/json.
 func appendList(b []byte, l compatport.List, extended bool) []byte {
 	b = append(b, `{"products":[`...)

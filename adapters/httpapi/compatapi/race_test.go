@@ -25,9 +25,9 @@ func concurrently(a *apptest.App, reqs ...func() apptest.Response) []apptest.Res
 	return out
 }
 
-// Defect 3 of issue 10: concurrent creates of one vehicle read "absent"
-// and both inserted; the second hit the unique index and answered 500.
-// Every request succeeds and the vehicle is counted once.
+// Concurrent creates of one vehicle both read "absent": the second must not
+// answer 500 on the unique index. Every request succeeds and the vehicle is
+// counted once.
 func TestConcurrentCreatesOfOneVehicle(t *testing.T) {
 	forEach(t, func(t *testing.T, a *apptest.App) {
 		for round := 0; round < 3; round++ {
@@ -57,10 +57,10 @@ func TestConcurrentCreatesOfOneVehicle(t *testing.T) {
 	})
 }
 
-// Defect 4 of issue 10: "universal" and "create" at once both checked the
-// other's absence and both wrote, leaving a universal item with vehicles.
-// The item's state is locked for the check and the write: one of the two
-// wins, the other is refused, in every round.
+// "universal" and "create" at once must not both pass the check of the
+// other's absence and leave a universal item with vehicles. The item's
+// state is locked for the check and the write: one of the two wins, the
+// other is refused, in every round.
 func TestUniversalAndCreateAtOnce(t *testing.T) {
 	forEach(t, func(t *testing.T, a *apptest.App) {
 		for round := 0; round < 8; round++ {

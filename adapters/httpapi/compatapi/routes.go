@@ -1,4 +1,4 @@
-// Package compatapi serves area B of the spec (compatibilities) except the
+// Package compatapi serves area B (compatibilities) except the
 // item read, the item status update and the seller item search, which the
 // catalog module serves: the domain dump, family counts, cards, restriction
 // values, an item's compatibilities (create, PUT, copy, list, read, note,
@@ -20,14 +20,14 @@ import (
 func Routes(app fiber.Router, svc compatport.Service, auth httpapi.Auth) {
 	h := handlers{svc: svc}
 	shape := httpapi.UseShape(httpapi.ShapeDefault)
-	// The spec answers 403 for a missing or invalid token on compatibilities.
+	// The contract answers 403 for a missing or invalid token on compatibilities.
 	seller := auth.Required(httpapi.AuthErrors{Missing: compat.ErrForbiddenToken, Invalid: compat.ErrForbiddenToken})
 	snapshot := auth.Required(httpapi.AuthErrors{Missing: compat.ErrSnapshotToken, Invalid: compat.ErrSnapshotToken})
 
 	app.Get("/catalog/dumps/domains/:site_id/compatibilities", shape, h.dump)
 	app.Post("/catalog_compatibilities/products_search/count_family_products", shape, h.countFamily)
 	app.Get("/catalog_compatibilities/restrictions/values", shape, h.restrictionValues)
-	// The spec writes the cards path with and without /items: both are served.
+	// The marketplace writes the cards path with and without /items: both are served.
 	app.Post("/items/catalog_domains/:domain_id/compatibilities/cards", shape, seller, h.cards)
 	app.Post("/catalog_domains/:domain_id/compatibilities/cards", shape, seller, h.cards)
 	app.Post("/items/compatibilities_summary", shape, seller, h.summary)

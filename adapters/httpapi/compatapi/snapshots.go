@@ -51,7 +51,7 @@ func (h handlers) snapshot(c *fiber.Ctx) error {
 	if len(s.UserSelection) > 0 {
 		out.UserSelection.LabelValues = json.RawMessage(s.UserSelection)
 	}
-	// The spec lists compatibility_id for CONFIRMED and note/restrictions
+	// The contract lists compatibility_id for CONFIRMED and note/restrictions
 	// for NO_USER_SELECTION only; the other statuses do not carry them.
 	if s.Status != compat.Confirmed {
 		out.CompatibilityStatus.CompatibilityID = ""

@@ -6,7 +6,7 @@ import (
 	"github.com/feria/feria/test/apptest"
 )
 
-// The answers keep the field order of the spec's resource tables, byte for
+// The answers keep the field order of the contract's resources, byte for
 // byte: question totals {date_from, date_to, id, total}, phone-view totals
 // {date_from, date_to, total, id}, messaging-app totals {total, date_from,
 // date_to, id}, windows {id, total, date_from, date_to, last, unit,

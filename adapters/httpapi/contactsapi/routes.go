@@ -1,4 +1,4 @@
-// Package contactsapi serves area A of the spec (contact statistics of items
+// Package contactsapi serves area A (contact statistics of items
 // and sellers), the buyer's questions, and the sandbox's contact events.
 // Every public route answers errors in shape (c) {code, message}.
 package contactsapi
@@ -19,7 +19,7 @@ import (
 func Routes(app fiber.Router, svc contactsport.Service, auth httpapi.Auth) {
 	h := handlers{svc: svc}
 	shape := httpapi.UseShape(httpapi.ShapeContacts)
-	// The spec shows the messaging-app calls with a bearer token and the
+	// The marketplace shows the messaging-app calls with a bearer token and the
 	// others without: a token is accepted there and checked when sent, but
 	// not required (docs/decisions.md).
 	msg := auth.Optional()
@@ -52,10 +52,10 @@ func Routes(app fiber.Router, svc contactsport.Service, auth httpapi.Auth) {
 
 type handlers struct{ svc contactsport.Service }
 
-// The total answers keep the field order of the spec's resource tables,
+// The total answers keep the field order the marketplace shows,
 // which differs per kind: questions {date_from, date_to, id, total}, phone
 // views {date_from, date_to, total, id}, messaging-app clicks {total,
-// date_from, date_to, id}. The shapes the spec does not show (a seller's
+// date_from, date_to, id}. The shapes the marketplace does not show (a seller's
 // questions, an item's phone views) follow their kind's shown sibling.
 type questionTotalJSON struct {
 	DateFrom string `json:"date_from"`

@@ -14,7 +14,7 @@ import (
 // A time-window answer is written by hand, byte for byte what encoding/json
 // writes for the struct documented in window_json_test.go (the test holds
 // the two together): a 50-id window is 1,500 dated results, and encoding
-// them by reflection was an eighth of the machine under load (issue 17).
+// them by reflection was an eighth of the machine under load.
 // Each result's date is formatted once per request with its JSON prefix,
 // `{"date":"…","total":`, and copied into every window that shares it.
 
@@ -75,7 +75,7 @@ func sendWindows(c *fiber.Ctx, ws []contacts.Window, one bool) error {
 }
 
 // appendWindow writes one window: item_id or user_id, total, date_from,
-// date_to, last (a string in messaging-app answers, as the spec shows it),
+// date_to, last (a string in messaging-app answers, as the marketplace shows it),
 // unit, results.
 func appendWindow(b []byte, w *contacts.Window, pre *resultPrefixes) []byte {
 	b = append(b, '{')

@@ -9,7 +9,7 @@ import (
 	"github.com/feria/feria/core/contacts"
 )
 
-// windowJSON is a time-window answer as the spec shows it: the document
+// windowJSON is a time-window answer as the contract shows it: the document
 // appendWindow is held to, byte for byte, through encoding/json.
 type windowJSON struct {
 	ItemID   string       `json:"item_id,omitempty"`

@@ -1,4 +1,4 @@
-// Package controlapi serves the sandbox's test controls (sandbox.md
+// Package controlapi serves the sandbox's test controls (docs/sandbox.md
 // "Faults, rate limits and the request journal"): two middlewares on every
 // public request (the journal around everything, then the guard that
 // applies fault rules and rate limits before the route) and the
@@ -128,7 +128,7 @@ func (x *Controls) Journal() fiber.Handler {
 	}
 }
 
-// Guard applies the fault rules, then the rate limits (sandbox.md: a
+// Guard applies the fault rules, then the rate limits (docs/sandbox.md: a
 // fault rule is applied before rate limits), on public requests, before
 // the route runs. app is the app whose routes a fault's error shape is
 // taken from.

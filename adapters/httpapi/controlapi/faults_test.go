@@ -27,7 +27,7 @@ func fault(t *testing.T, a *apptest.App, rule string) int64 {
 func TestFaultRules(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
 		a := apptest.New(t, be)
-		// Every field, as sandbox.md shows it; then every field omitted.
+		// Every field, as docs/sandbox.md shows it; then every field omitted.
 		a.Sandbox("POST", "/faults", `{"method": "GET", "path": "/items/*/compatibilities", "status": 503,
 			"error": "service_unavailable", "message": "try again", "latency_ms": 0, "probability": 1.0, "times": 3, "retry_after": 1}`).
 			Is(t, 201, `{"id": 1, "method": "GET", "path": "/items/*/compatibilities", "status": 503, "error": "service_unavailable",

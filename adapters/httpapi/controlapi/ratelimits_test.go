@@ -13,7 +13,7 @@ import (
 
 const tooMany = `{"message": "Too Many Requests", "error": "too_many_requests", "status": 429, "cause": []}`
 
-// refused asserts the 429 of sandbox.md and a Retry-After within the minute.
+// refused asserts the 429 of docs/sandbox.md and a Retry-After within the minute.
 func refused(t *testing.T, r apptest.Response) {
 	t.Helper()
 	r.Is(t, 429, tooMany)

@@ -1,4 +1,4 @@
-// Package fiscalapi serves area F of the spec: fiscal documents of packs and
+// Package fiscalapi serves area F: fiscal documents of packs and
 // the billing-data request.
 package fiscalapi
 
@@ -29,7 +29,7 @@ const Part = "fiscal_document"
 // authentication (other modules share the prefixes).
 func Routes(app fiber.Router, svc fiscalport.Service, auth httpapi.Auth) {
 	h := handlers{svc: svc}
-	// No token: 403 access_token_not_granted (spec); a bad token: 401.
+	// No token: 403 access_token_not_granted (the contract); a bad token: 401.
 	authed := auth.Required(httpapi.AuthErrors{Missing: account.ErrTokenNotGranted})
 	for _, base := range []string{"/packs/:pack_id/fiscal_documents", "/packs//fiscal_documents"} {
 		app.Post(base+"/billing_info", authed, h.billing)
@@ -194,7 +194,7 @@ func (h handlers) delete(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"message": fiscal.Deleted(ids)})
 }
 
-// The spec's row for an empty or unreadable billing body: 500
+// The contract's answer to an empty or unreadable billing body: 500
 // internal_server_error, with the marketplace's two messages.
 var (
 	errBillingEmpty      = kernel.E(kernel.Internal, "internal_server_error", "The body of the request cannot be empty")

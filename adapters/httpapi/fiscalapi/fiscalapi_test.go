@@ -360,7 +360,7 @@ func testUploadBodies(t *testing.T, a *apptest.App) {
 func testBilling(t *testing.T, a *apptest.App) {
 	p := docsPath(packMLA) + "/billing_info"
 	sh := apptest.Bearer(tok(seller))
-	// The spec's 500s of a body empty or unreadable, with the marketplace's
+	// The contract's 500s of a body empty or unreadable, with the marketplace's
 	// messages (they name no request: nothing went wrong inside).
 	empty := apptest.Err(500, "internal_server_error", "The body of the request cannot be empty")
 	unreadable := apptest.Err(500, "internal_server_error", "Error retrieving the body from the request")

@@ -110,7 +110,7 @@ func TestSandboxZoneSelection(t *testing.T) {
 	for _, be := range apptest.Both {
 		t.Run(be.Name, func(t *testing.T) {
 			a := newFlexApp(t, be)
-			// sandbox.md: unselected unless "selected": true, mandatory zones always selected.
+			// docs/sandbox.md: unselected unless "selected": true, mandatory zones always selected.
 			body := `{"site_id":"MLA","user_id":124,"mode":"FLEX","status":"in","zones":[
 				{"id":"M","label":"M","is_mandatory":true,"selected":false},{"id":"A","label":"A"},{"id":"B","label":"B","selected":true},{"id":"C","label":"C","enabled":false,"selected":false}]}`
 			var s struct {
@@ -180,7 +180,7 @@ func TestConfigurationRead(t *testing.T) {
 					{"enabled":true,"id":"Z3","is_mandatory":false,"label":"GBA Sur","neighborhoods":[],`+zonePrice+`,"selected":true},
 					{"enabled":false,"id":"Z4","is_mandatory":false,"label":"GBA Oeste","neighborhoods":[],`+zonePrice+`,"selected":false}]}}`)
 
-			// The spec's rows.
+			// The contract's answers.
 			read("MLA", q(`{ configuration(user_id: 123, service_id: 3001) { delivery_window `), seller...).Is(t, 400,
 				apptest.Err(400, "bad_request", "failed to create schema in graphql operation", "query", `syntax error: unexpected "", expecting Ident (line 1, column 67)`))
 			read("MLA", q(`{ configuration(user_id: 123, service_id: 3001) { colour } }`), seller...).Is(t, 400,
@@ -269,7 +269,7 @@ func TestConfigurationChanges(t *testing.T) {
 				Is(t, 200, `{"configuration":{"delivery_window":"same_day","delivery_ranges":{"week":[{"capacity":20},{"capacity":30}]},
 					"zones":[{"id":"Z1","selected":true},{"id":"Z2","selected":true},{"id":"Z3","selected":true},{"id":"Z4","selected":false}]}}`)
 
-			// The spec's rows, for both PUTs.
+			// The contract's answers, for both PUTs.
 			ok := week(`{"from":14,"to":20,"capacity":50,"cutoff":13}`)
 			for _, put := range []struct {
 				path func(site, user, service string) string

@@ -18,9 +18,9 @@ import (
 	"github.com/feria/feria/ports/flexport"
 )
 
-// configurationSchema is the configuration read of spec E as a GraphQL
-// schema: configuration(user_id, service_id) and the subfields the spec
-// lists under Resources, with their names.
+// configurationSchema is the configuration read of area E as a GraphQL
+// schema: configuration(user_id, service_id) and the subfields the
+// contract lists, with their names.
 const configurationSchema = `
 schema { query: Query }
 
@@ -147,7 +147,7 @@ type siteKey struct{}
 
 // execute runs a query for the path's site and answers GraphQL's data
 // object itself ({"configuration": ...}, or the alias the query gives it).
-// Errors become the spec's rows: the first resolver error as it is (404s,
+// Errors become the contract's answers: the first resolver error as it is (404s,
 // 400 "can't access to resource", outages), else the syntax or validation
 // error.
 func (g *graph) execute(ctx context.Context, site, query, operation string, variables map[string]any) (json.RawMessage, error) {

@@ -14,9 +14,9 @@ import (
 	"github.com/feria/feria/ports/flexport"
 )
 
-// Routes mounts the public local delivery API of spec E; every error is in
+// Routes mounts the public local delivery API of area E; every error is in
 // shape (a). The site segment is optional in the route so that an empty one
-// reaches the handler and answers the spec's "empty site id".
+// reaches the handler and answers the contract's "empty site id".
 func Routes(r fiber.Router, svc flexport.Service, auth httpapi.Auth) {
 	h := handlers{svc: svc, graph: newGraph(svc)}
 	shape := httpapi.UseShape(httpapi.ShapeDefault)
@@ -41,7 +41,7 @@ type handlers struct {
 }
 
 // subscriptionAnswer is one subscription of the subscriptions answer, in
-// the spec's field order (its configuration is read through GraphQL).
+// the contract's field order (its configuration is read through GraphQL).
 type subscriptionAnswer struct {
 	ID                int64                  `json:"id"`
 	SiteID            string                 `json:"site_id"`
@@ -54,7 +54,7 @@ type subscriptionAnswer struct {
 }
 
 // pathID reads an id of the path that must be a positive integer; bad is
-// the spec's error for it ("invalid user_id", "invalid service_id").
+// the contract's error for it ("invalid user_id", "invalid service_id").
 func pathID(c *fiber.Ctx, name string, bad *kernel.Error) (int64, error) {
 	raw := c.Params(name)
 	id, err := strconv.ParseInt(raw, 10, 64)
@@ -105,7 +105,7 @@ func (h handlers) configuration(c *fiber.Ctx) error {
 	return c.Send(data)
 }
 
-// bindBody decodes a JSON body; every way it can fail is the spec's
+// bindBody decodes a JSON body; every way it can fail is the contract's
 // "invalid JSON body", with the field in the cause.
 func bindBody(c *fiber.Ctx, v any) error {
 	err := httpapi.BindJSON(c, v)

@@ -1,5 +1,5 @@
 // Package flexapi serves the flex module (local delivery): the public API of
-// spec E (subscriptions, the GraphQL configuration read, configuration
+// area E (subscriptions, the GraphQL configuration read, configuration
 // changes, the item option, driver assignments) and the sandbox collections
 // of flex subscriptions and shipments.
 package flexapi
@@ -38,7 +38,7 @@ type subscriptionBody struct {
 	flex.Configuration
 	// Zones shadows the configuration's zones: a zone is enabled unless the
 	// body says otherwise; it is selected only when the body says
-	// "selected": true, or when it is mandatory (sandbox.md; the mandatory
+	// "selected": true, or when it is mandatory (docs/sandbox.md; the mandatory
 	// rule is flex.Subscription.WithDefaults').
 	Zones []zoneBody `json:"zones"`
 	// serviceID is the path's id.
@@ -63,7 +63,7 @@ func (b subscriptionBody) subscription() flex.Subscription {
 		ConfigurationType: b.ConfigurationType, Status: flex.Status{ID: string(b.Status)}, Configuration: c}
 }
 
-// statusField accepts the status as sandbox.md writes it ("in") or as the
+// statusField accepts the status as docs/sandbox.md writes it ("in") or as the
 // public API shows it ({"id": "in"}).
 type statusField string
 

@@ -1,4 +1,4 @@
-// Package sandboxapi serves the sandbox API of sandbox.md: the key check,
+// Package sandboxapi serves the sandbox API of docs/sandbox.md: the key check,
 // one PUT/GET pair per collection, the atomic fixtures load, the reset and
 // the clock. Collections come from the modules; this package only routes.
 package sandboxapi

@@ -7,12 +7,12 @@ import (
 	"github.com/feria/feria/test/apptest"
 )
 
-// fixturesOrder is the order of the fixtures keys in sandbox.md's
+// fixturesOrder is the order of the fixtures keys in docs/sandbox.md's
 // POST /sandbox/fixtures row, which is the order they are applied in.
 var fixturesOrder = []string{"users", "categories", "domains", "products", "items", "orders", "brands",
 	"flex_subscriptions", "shipments", "contact_events", "shipping_rates", "applications"}
 
-// The module map serves its collections in sandbox.md's order: a row put
+// The module map serves its collections in docs/sandbox.md's order: a row put
 // in the wrong place (a module added after the applications) fails here.
 func TestFixturesOrder(t *testing.T) {
 	a := apptest.New(t, apptest.Embedded)
@@ -29,7 +29,7 @@ func TestFixturesOrder(t *testing.T) {
 		}
 	}
 	if !slices.Equal(served, want) {
-		t.Fatalf("collections served in order %v, want sandbox.md's %v", served, want)
+		t.Fatalf("collections served in order %v, want docs/sandbox.md's %v", served, want)
 	}
 	for _, name := range []string{"users", "items", "orders", "shipments", "applications"} {
 		if !slices.Contains(served, name) {

@@ -31,7 +31,7 @@ type Tx interface {
 // Config is what the sandbox routes need.
 type Config struct {
 	Key string
-	// Collections are every module's collections in the order sandbox.md
+	// Collections are every module's collections in the order docs/sandbox.md
 	// applies fixtures in (users first, contact events last).
 	Collections []Collection
 	// Resets empty every store of the world on DELETE /sandbox, in order:

@@ -16,10 +16,10 @@ import (
 	"github.com/feria/feria/ports/shippingport"
 )
 
-// errRemoved answers the resource the spec removed on 2020-05-30.
+// errRemoved answers the resource the marketplace removed on 2020-05-30.
 var errRemoved = kernel.E(kernel.NotExist, "not_found", "resource removed")
 
-// Routes mounts the public shipping reads. The spec shows them without
+// Routes mounts the public shipping reads. The marketplace shows them without
 // credentials: they take no token (one that is sent is not checked), so no
 // auth middleware. Errors are in shape (a), like every /items and
 // /categories route.
@@ -43,7 +43,7 @@ func Routes(r fiber.Router, svc shippingport.Service) {
 		}
 		return c.JSON(p)
 	})
-	// The spec removed /categories/{id}/shipping after May 30, 2020 in
+	// The marketplace removed /categories/{id}/shipping after May 30, 2020 in
 	// favour of shipping_preferences: a client still calling it learns
 	// that, and where to go, whatever the id.
 	r.Get("/categories/:category_id/shipping", shape, func(c *fiber.Ctx) error {
@@ -90,7 +90,7 @@ func Routes(r fiber.Router, svc shippingport.Service) {
 	})
 }
 
-// coverage is the free-shipping cost answer of spec C.
+// coverage is the free-shipping cost answer of area C.
 type coverage struct {
 	Coverage struct {
 		AllCountry allCountry `json:"all_country"`

@@ -7,7 +7,7 @@ import (
 )
 
 // Collections are the shipping module's sandbox collections: the rate table
-// of a site, "shipping_rates", whose id is the site id (sandbox.md,
+// of a site, "shipping_rates", whose id is the site id (docs/sandbox.md,
 // "Shipping costs"). A site never put answers its default table.
 func Collections(svc shippingport.Service) []sandboxapi.Collection {
 	return []sandboxapi.Collection{

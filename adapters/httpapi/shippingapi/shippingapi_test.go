@@ -121,7 +121,7 @@ func TestShippingPreferences(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
 		a := world(t, be)
 		run(t, a, []call{
-			{"every field of spec C", "/categories/MLA1748/shipping_preferences", 200,
+			{"every field of area C", "/categories/MLA1748/shipping_preferences", 200,
 				`{"dimensions":{"height":10,"width":10,"length":10,"weight":900},` +
 					`"logistics":[{"types":["drop_off","xd_drop_off"],"mode":"me2"},{"types":["not_specified"],"mode":"not_specified"}],` +
 					`"restricted":true,"source":{"origin":"category","identifier":"MLA1748"},` +
@@ -410,7 +410,7 @@ func TestRatesInTheSandbox(t *testing.T) {
 	})
 }
 
-// The two listing bodies of spec C are taken by the sandbox item PUT and
+// The two listing bodies of area C are taken by the sandbox item PUT and
 // read back with free_methods in place of methods.
 func TestListingBodies(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {

@@ -42,7 +42,7 @@ func order(status string, quantity int) map[string]any {
 // key names a notification by application, topic and resource.
 func key(n notification) string { return fmt.Sprintf("%d %s %s", n.ApplicationID, n.Topic, n.Resource) }
 
-// Every trigger of sandbox.md's topic table makes its notifications, for
+// Every trigger of docs/sandbox.md's topic table makes its notifications, for
 // the applications that chose the topic and that the user granted, and
 // nothing when the change changes nothing; each is posted once, with the
 // exact body, and its resource reads with the user's token.

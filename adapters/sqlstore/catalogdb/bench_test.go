@@ -26,9 +26,9 @@ type anchorItem struct {
 
 // BenchmarkItemRead measures, on real PostgreSQL, what GET /items/{id}
 // reads of the catalog (the item and its computed facts) beside the anchor
-// of issue 17: one bun primary-key select of an item row. Both run in
+// of make bench: one bun primary-key select of an item row. Both run in
 // parallel over 1,000 items, as a loaded API reads them; ItemRead/Anchor is
-// the ratio the issue sets (≥ 0.5 of the whole route).
+// the ratio make bench's goal sets (≥ 0.5 of the whole route).
 func BenchmarkItemRead(b *testing.B) {
 	ctx := context.Background()
 	db := testenv.Postgres(b)

@@ -312,7 +312,7 @@ const (
 	// number has a vehicle this (not universal) item lacks. One EXISTS per
 	// key, each an equality the key's partial index answers (an item
 	// without the key finds nothing at once): with the two keys in one OR
-	// the planner scanned every item on each read (issue 17).
+	// the planner scanned every item on each read.
 	pendingSQL = `NOT ` + universalSQL + `
 		AND (` + lacksVehicleOf + `o.catalog_product_id = i.catalog_product_id` + lacksVehicleEnd + `
 			OR ` + lacksVehicleOf + `o.part_number = i.part_number` + lacksVehicleEnd + `)`
@@ -342,7 +342,7 @@ func (s *Store) ItemWithFacts(ctx context.Context, id string) (catalog.Item, cat
 		SelfService        int `bun:"self_service"`
 	}
 	// A hot read, prepared once per connection: its six subqueries took
-	// three times longer to plan than to run (issue 17).
+	// three times longer to plan than to run.
 	if err := sqlstore.One(ctx, s.db, &out, s.itemFactsSQL, id); err != nil {
 		return catalog.Item{}, catalog.Facts{}, notFound("item facts", id, err)
 	}

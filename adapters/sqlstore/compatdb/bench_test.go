@@ -128,7 +128,7 @@ func timed(b *testing.B, fn func() error) {
 	b.ReportMetric(pct(0.99), "p99-ms")
 }
 
-// BenchmarkCompat measures what the issue asks for on real PostgreSQL: the
+// BenchmarkCompat measures the area's hot reads on real PostgreSQL: the
 // list of an item with 200 compatibilities (rows, product names and the
 // claims behind reputation, as GET /items/{id}/compatibilities reads them)
 // and family counts over 100,000 products.

@@ -115,7 +115,7 @@ func (s *Store) Compatibilities(ctx context.Context, itemID string) ([]compat.Co
 // universal state and list version in one round trip: the item's row joined
 // to its state, its version and every compatibility with its claims
 // (listedSQL; none when $2 is the version), NULLs of an item with none read
-// as empty. One of the hottest reads (issue 17): scanned by hand, column by
+// as empty. One of the hottest reads: scanned by hand, column by
 // column, where bun's scanner spent a quarter of the request.
 var listingSQL = `SELECT i.seller_id, COALESCE(st.universal, false), COALESCE(st.universal_domain_ids, '[]'), COALESCE(v.v, 0),
 	COALESCE(c.id, ''), COALESCE(c.item_id, ''), COALESCE(c.domain_id, ''), COALESCE(c.product_id, ''),

@@ -14,7 +14,7 @@ import (
 // transaction of every change). A list sends the version it holds; the
 // database answers the item, its state and its current version, and the
 // rows only when the version moved: a list unchanged since the last read
-// costs one row instead of hundreds (issue 17). Nothing is trusted without
+// costs one row instead of hundreds. Nothing is trusted without
 // that check, so every instance on the database answers what it holds.
 const (
 	// maxListedItems and maxListedCompatibilities bound the cache: about

@@ -30,7 +30,7 @@ func New(db bun.IDB) *Store { return &Store{db: db, lists: newListCache(), count
 func (s *Store) idb(ctx context.Context) bun.IDB { return sqlstore.IDB(ctx, s.db) }
 
 // wrap names the failing operation and maps no rows to
-// compatport.ErrNotFound, which the service turns into the spec's 404s.
+// compatport.ErrNotFound, which the service turns into the contract's 404s.
 func wrap(op string, err error) error {
 	if err == nil {
 		return nil

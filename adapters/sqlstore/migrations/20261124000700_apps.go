@@ -6,7 +6,7 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// Integrators' applications (sandbox.md, "Applications and notifications"):
+// Integrators' applications (docs/sandbox.md, "Applications and notifications"):
 // the application as put, and the two lists a change is matched against, so
 // that finding the subscribers of (topic, user) is two index lookups.
 func init() {

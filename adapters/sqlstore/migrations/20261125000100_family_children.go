@@ -13,7 +13,7 @@ import (
 // child, kept by triggers whoever writes the rows (catalogdb, bulk loads),
 // and two partial covering indexes hold the children's rows only, so that a
 // count is index-only scans intersected, without the EXCEPT of the domain's
-// parents (a HashSetOp over 15,500 ids, 7 ms warm; issue 17).
+// parents (a HashSetOp over 15,500 ids, 7 ms warm).
 func init() {
 	All.MustRegister(func(ctx context.Context, db *bun.DB) error {
 		if !sqlstore.IsPostgres(db) {

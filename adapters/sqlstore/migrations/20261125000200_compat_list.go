@@ -14,7 +14,7 @@ import (
 // product (catalogdb), instead of a join with the products per read (a
 // merge join walking the products' index, 0.35 ms of the list's 0.45 ms);
 // and the claims are counted by one grouped read of the item's snapshots
-// (an index on their item) instead of a probe per compatibility (issue 17).
+// (an index on their item) instead of a probe per compatibility.
 func init() {
 	All.MustRegister(func(ctx context.Context, db *bun.DB) error {
 		if !sqlstore.IsPostgres(db) {

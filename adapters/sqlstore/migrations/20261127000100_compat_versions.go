@@ -15,7 +15,7 @@ import (
 // universal state, its snapshots and the claims of their orders. Triggers
 // give it a new random value in the transaction of every change of those
 // rows, whoever writes them, so that a list whose version is unchanged may
-// be answered from a copy (compatdb's list cache, issue 17). A version is
+// be answered from a copy (compatdb's list cache). A version is
 // random, never a counter: a counter restarts after the sandbox's reset
 // (TRUNCATE fires no trigger) or a rolled-back change, and could meet a
 // value a cache still holds. An item with no row has no version and is

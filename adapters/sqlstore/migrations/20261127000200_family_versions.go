@@ -12,8 +12,8 @@ import (
 // attribute rows, the only rows a family count reads: triggers give it a
 // new random value in the transaction of every change of them (a product
 // loaded, renamed into another family, made a child), so that a count whose
-// domain is unchanged may be answered from a copy (compatdb's count cache,
-// issue 17), as compat_versions does for lists (20261127000100). PostgreSQL
+// domain is unchanged may be answered from a copy (compatdb's count cache),
+// as compat_versions does for lists (20261127000100). PostgreSQL
 // bumps once per statement (a world loads products by the thousand).
 func init() {
 	All.MustRegister(func(ctx context.Context, db *bun.DB) error {

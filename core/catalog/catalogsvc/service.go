@@ -37,7 +37,7 @@ func New(store catalogport.Store, users accountport.Service, clock kernel.Clock)
 }
 
 // WithOfficialStores makes PutItem check an item's official_store_id
-// against the official stores its seller is bound to (spec D).
+// against the official stores its seller is bound to (area D).
 func (s *Service) WithOfficialStores(stores catalogport.OfficialStores) *Service {
 	s.stores = stores
 	return s
@@ -247,7 +247,7 @@ func (s *Service) PutItem(ctx context.Context, it catalog.Item) (catalog.ItemVie
 	return v, s.itemChanged(ctx, v)
 }
 
-// checkOfficialStore applies spec D to an item of a seller bound to official
+// checkOfficialStore applies area D to an item of a seller bound to official
 // stores on the item's site: with several, official_store_id is required;
 // a given one must be among them. A seller bound to none is not checked,
 // because the sandbox loads brands after items (docs/decisions.md).
@@ -326,7 +326,7 @@ func (s *Service) defaults(it *catalog.Item) {
 	if sh.FreeMethods == nil {
 		sh.FreeMethods = []catalog.FreeMethod{}
 	}
-	// A listing offering a free method offers free shipping: spec C's
+	// A listing offering a free method offers free shipping: area C's
 	// country-wide body names free_methods without the flag.
 	if len(sh.FreeMethods) > 0 {
 		sh.FreeShipping = true

@@ -142,7 +142,7 @@ func TestPutItem(t *testing.T) {
 		}
 	})
 
-	// Spec C's country-wide free shipping names a free method without the
+	// Area C's country-wide free shipping names a free method without the
 	// flag: the listing offers free shipping, and the view shows
 	// free_methods in place of methods.
 	t.Run("a free method makes shipping free", func(t *testing.T) {

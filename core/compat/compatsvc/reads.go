@@ -26,8 +26,8 @@ func (s *Service) entries(ctx context.Context, cs []compat.Compatibility) ([]com
 }
 
 // List lists an item's compatibilities: the item, its state and its
-// compatibilities with their claims are one read of the store (a hot path:
-// issue 17), checked as owned checks.
+// compatibilities with their claims are one read of the store (a hot
+// path), checked as owned checks.
 func (s *Service) List(ctx context.Context, itemID string) (compatport.List, error) {
 	var l compatport.List
 	if err := validItemID(itemID); err != nil {

@@ -20,8 +20,8 @@ type target struct {
 	link     compat.DomainLink
 }
 
-// resolve turns nodes into vehicle products, applying the rules of the spec
-// in the order of its error table. counted carries the products already
+// resolve turns nodes into vehicle products, applying the rules of the
+// contract in the order of its errors. counted carries the products already
 // named by other nodes of the same request (the 200 limit is per request).
 func (s *Service) resolve(ctx context.Context, it compat.Item, n compat.Nodes, op compat.Op, counted map[string]bool) ([]target, error) {
 	var out []target

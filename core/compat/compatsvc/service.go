@@ -47,7 +47,7 @@ func (s *Service) WithItemWatch(items catalogport.ItemWatch) *Service {
 }
 
 // internal turns a store fault into a 500, but lets a *kernel.Error through
-// untouched: it already carries the spec's answer.
+// untouched: it already carries the contract's answer.
 func internal(err error) error {
 	var ke *kernel.Error
 	if errors.As(err, &ke) {

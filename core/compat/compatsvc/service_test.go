@@ -308,7 +308,7 @@ func itoa(i int) string {
 	}
 }
 
-// TestStateTable walks the spec's state table of item compatibilities on
+// TestStateTable walks the contract's state table of item compatibilities on
 // one item, each step with its expected error.
 func TestStateTable(t *testing.T) {
 	e := newEnv(t)
@@ -529,7 +529,7 @@ func TestCopyJobIsIdempotent(t *testing.T) {
 }
 
 // TestSnapshots: CONFIRMED, INCOMPATIBLE and NO_USER_SELECTION, the
-// deleted flag, and the four error rows in the spec's order.
+// deleted flag, and the four error rows in the contract's order.
 func TestSnapshots(t *testing.T) {
 	e := newEnv(t)
 	if _, err := e.svc.Create(e.seller, "MLA1100", compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Restrictions: position("1")}}}); err != nil {

@@ -88,7 +88,7 @@ func (s *Service) Rules(ctx context.Context) (controlport.Snapshot, error) {
 	return s.rules.Current(ctx)
 }
 
-// Fault applies sandbox.md: the oldest matching rule applies; a request
+// Fault applies docs/sandbox.md: the oldest matching rule applies; a request
 // its probability skips is answered normally and not counted. A rule whose
 // last use another instance just took is gone: the next oldest applies.
 func (s *Service) Fault(ctx context.Context, rules controlport.Snapshot, method, path string) (*control.Fault, error) {

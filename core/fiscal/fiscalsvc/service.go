@@ -188,7 +188,7 @@ func (s *Service) List(ctx context.Context, packID string) (int64, []fiscal.Docu
 	visible := visibleTo(all, caller, role)
 	if len(visible) == 0 && len(all) > 0 {
 		// Documents of another seller of the pack (it changed hands):
-		// the spec's "caller has no documents in the pack".
+		// the contract's "caller has no documents in the pack".
 		return 0, nil, fiscal.NoCallerDocuments(p.ID, caller.UserID)
 	}
 	if len(visible) == 0 {
@@ -203,7 +203,7 @@ func (s *Service) List(ctx context.Context, packID string) (int64, []fiscal.Docu
 	return p.ID, visible, nil
 }
 
-// visibleTo is the spec's listing rule: a seller sees the documents it
+// visibleTo is the contract's listing rule: a seller sees the documents it
 // loaded, a buyer all of the pack.
 func visibleTo(all []fiscal.Document, caller kernel.Caller, role fiscal.Role) []fiscal.Document {
 	if role == fiscal.Buyer {

@@ -1,6 +1,6 @@
 // Package flexsvc implements the local delivery use cases: the sandbox's
 // subscriptions (with default configuration) and shipments, and the public
-// API of spec E (subscriptions, configuration read and changes, the item
+// API of area E (subscriptions, configuration read and changes, the item
 // option, driver assignments).
 package flexsvc
 

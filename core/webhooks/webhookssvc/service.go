@@ -144,7 +144,7 @@ func (s *Service) create(ctx context.Context, appIDs []int64, c webhooks.Change)
 }
 
 // Trigger creates one notification for an application, as a change would,
-// whatever the application chose (sandbox.md).
+// whatever the application chose (docs/sandbox.md).
 func (s *Service) Trigger(ctx context.Context, t webhooksport.Trigger) (webhooks.Notification, error) {
 	var p kernel.Problems
 	if t.AppID <= 0 {

@@ -218,7 +218,7 @@ func (r *report) markdown(w io.Writer) {
 	fmt.Fprintf(w, "| `feria serve`, peak under the load above | %s | ≤ 150 MB | %s |\n", mb(r.peak), mark(r.peak <= 150))
 	fmt.Fprintf(w, "| `feria serve` with the sandbox (the world's loading, the ingest), peak | %s | ≤ 150 MB | %s |\n", mb(r.sandboxPeak), mark(r.sandboxPeak <= 150))
 	if r.o.embedded && r.embErr == nil {
-		// Issue 17's idle goal is for real backends; the embedded mode's
+		// The idle goal is for real backends; the embedded mode's
 		// is under load only.
 		fmt.Fprintf(w, "| `feria all` embedded (SQLite, in-process Redis), idle | %s | | |\n", mb(r.embIdle))
 		fmt.Fprintf(w, "| `feria all` embedded, peak under the same load | %s | ≤ 200 MB | %s |\n", mb(r.embPeak), mark(r.embPeak <= 200))

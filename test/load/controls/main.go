@@ -1,5 +1,5 @@
-// Command controls is the load run of the sandbox's test controls (issue
-// #15): what the journal and the guard (fault rules and rate limits) cost
+// Command controls is the load run of the sandbox's test controls: what
+// the journal and the guard (fault rules and rate limits) cost
 // on a cheap public route. It wires feria four times on one PostgreSQL
 // schema and one Redis (controls off, journal only, guard only, both),
 // serves each on a real HTTP listener on 127.0.0.1, and drives the same

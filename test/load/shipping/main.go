@@ -9,7 +9,7 @@
 //
 // and the ratio of their rates: the multi-item read reads items,
 // categories, sellers and rate tables once each, so it must keep at least a
-// quarter of the one-item rate (issue #11). Run it with
+// quarter of the one-item rate. Run it with
 // deploy/scripts/bench-shipping.sh.
 package main
 
