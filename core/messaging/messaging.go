@@ -126,7 +126,7 @@ func Check(text string) error {
 	return nil
 }
 
-// MaxBillingText is the spec's limit of a billing request text.
+// MaxBillingText is the contract's limit of a billing request text.
 const MaxBillingText = 500
 
 // Errors of a billing request text, in the marketplace's words.

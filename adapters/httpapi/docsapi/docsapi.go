@@ -98,7 +98,7 @@ func send(built func() ([]byte, error), contentType string) fiber.Handler {
 	}
 }
 
-// pageTemplate is Redoc's standalone page, with the spec object given to
+// pageTemplate is Redoc's standalone page, with the document object given to
 // Redoc.init rather than a URL to fetch.
 var pageTemplate = template.Must(template.New("docs").Parse(`<!doctype html>
 <html lang="en">
