@@ -23,6 +23,8 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
+
+	"github.com/feria/feria/core/kernel"
 )
 
 // OpenPostgres connects to PostgreSQL at dsn through pgx. Every error of the
@@ -126,8 +128,10 @@ func Outside(ctx context.Context, db bun.IDB) (*bun.DB, bool) {
 	return d, ok
 }
 
-// Tx runs units of work in one database transaction.
+// Tx runs units of work in one database transaction: core's kernel.Tx.
 type Tx struct{ DB bun.IDB }
+
+var _ kernel.Tx = Tx{}
 
 // RunInTx runs fn in a transaction carried by the context it receives; a
 // nested call joins the outer transaction.

@@ -1,6 +1,6 @@
 // Package kernel holds the vocabulary every module of feria shares: the domain
-// error with its Kind, the Caller a request acts for, and the Clock that is the
-// only source of "now" in core.
+// error with its Kind, the Caller a request acts for, the Clock that is the
+// only source of "now" in core, and the Tx every multi-row write runs in.
 package kernel
 
 import (

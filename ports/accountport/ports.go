@@ -46,12 +46,6 @@ type Service interface {
 	ExchangeCode(ctx context.Context, ex account.Exchange) (account.Grant, error)
 }
 
-// Tx runs a unit of work in one database transaction, carried by the
-// context fn receives.
-type Tx interface {
-	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
-}
-
 // Applications tells the account module the clients tokens may belong to
 // (the apps module's applications).
 type Applications interface {

@@ -1,6 +1,6 @@
 // Package compatport declares the ports of the compatibilities module (area
-// B): the Service HTTP calls, the Jobs workers call, and the Store, Tx and
-// NoteChecker the use cases need.
+// B): the Service HTTP calls, the Jobs workers call, and the Store and
+// NoteChecker the use cases need (beside kernel.Tx).
 package compatport
 
 import (
@@ -107,11 +107,6 @@ type Service interface {
 type Jobs interface {
 	Copy(ctx context.Context, j CopyJob) error
 	ModerateNote(ctx context.Context, j NoteJob) error
-}
-
-// Tx runs a unit of work in one transaction carried by ctx.
-type Tx interface {
-	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
 }
 
 // NoteChecker checks a note against the messaging rules; a non-nil error

@@ -1,6 +1,7 @@
 // Package contactsport declares the ports of the contact statistics module:
 // the Service HTTP and the sandbox call, and what its use cases need
-// (Counters in Redis, ItemOwners and Questions in the database, Tx).
+// (Counters in Redis, ItemOwners and Questions in the database, beside
+// kernel.Tx).
 package contactsport
 
 import (
@@ -127,11 +128,6 @@ type Questions interface {
 	// ByItem returns a page of the questions of a seller's item, newest
 	// first, and their total.
 	ByItem(ctx context.Context, sellerID int64, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error)
-}
-
-// Tx runs a unit of work in one database transaction.
-type Tx interface {
-	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
 }
 
 // ErrNotFound is returned by adapters for a missing record.

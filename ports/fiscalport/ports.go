@@ -126,9 +126,3 @@ var (
 	ErrConflict     = kernel.E(kernel.Conflict, "conflict", "fiscalport: document of that type exists")
 	ErrPackNotFound = kernel.E(kernel.NotExist, "not_found", "fiscalport: pack not found")
 )
-
-// Tx runs a unit of work in one database transaction carried by the context
-// fn receives.
-type Tx interface {
-	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
-}

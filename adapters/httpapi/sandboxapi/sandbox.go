@@ -23,11 +23,6 @@ type Clock interface {
 	Freeze(ctx context.Context, at *time.Time) error
 }
 
-// Tx runs a unit of work in one transaction.
-type Tx interface {
-	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
-}
-
 // Config is what the sandbox routes need.
 type Config struct {
 	Key string
@@ -37,7 +32,7 @@ type Config struct {
 	// Resets empty every store of the world on DELETE /sandbox, in order:
 	// the database first, then what lives beside it.
 	Resets []sandboxport.Resetter
-	Tx     Tx
+	Tx     kernel.Tx
 	Clock  Clock
 	// Extra mounts routes that need the key but are not collections (tokens).
 	Extra func(r fiber.Router)
@@ -139,7 +134,7 @@ func (s *server) fixtures(c *fiber.Ctx) error {
 // order of collections, then what lives outside the database is applied;
 // any failure rolls the database back and leaves the rest untouched. The
 // error of a bad entry names its collection and index.
-func Load(ctx context.Context, tx Tx, collections []Collection, raw []byte) (map[string]int, error) {
+func Load(ctx context.Context, tx kernel.Tx, collections []Collection, raw []byte) (map[string]int, error) {
 	byName := map[string]Collection{}
 	for _, c := range collections {
 		byName[c.Name] = c

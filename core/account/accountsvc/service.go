@@ -26,7 +26,7 @@ type Service struct {
 	store Store
 	clock kernel.Clock
 	apps  accountport.Applications
-	tx    accountport.Tx
+	tx    kernel.Tx
 }
 
 var _ accountport.Service = (*Service)(nil)
@@ -39,7 +39,7 @@ func New(store Store, clock kernel.Clock) *Service {
 // WithTx runs the changes that write several rows (an exchange, a refresh,
 // an approval) in one transaction of tx: a failure leaves the code or the
 // refresh token usable and no half-issued grant behind.
-func (s *Service) WithTx(tx accountport.Tx) *Service {
+func (s *Service) WithTx(tx kernel.Tx) *Service {
 	s.tx = tx
 	return s
 }

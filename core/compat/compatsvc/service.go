@@ -20,7 +20,7 @@ import (
 // observer that takes snapshots.
 type Service struct {
 	store  compatport.Store
-	tx     compatport.Tx
+	tx     kernel.Tx
 	outbox outboxport.Outbox
 	notes  compatport.NoteChecker
 	clock  kernel.Clock
@@ -34,7 +34,7 @@ var (
 )
 
 // New returns the service.
-func New(store compatport.Store, tx compatport.Tx, outbox outboxport.Outbox, notes compatport.NoteChecker, clock kernel.Clock) *Service {
+func New(store compatport.Store, tx kernel.Tx, outbox outboxport.Outbox, notes compatport.NoteChecker, clock kernel.Clock) *Service {
 	return &Service{store: store, tx: tx, outbox: outbox, notes: notes, clock: clock}
 }
 

@@ -24,7 +24,7 @@ type Service struct {
 	counters  contactsport.Counters
 	owners    contactsport.ItemOwners
 	questions contactsport.Questions
-	tx        contactsport.Tx
+	tx        kernel.Tx
 	clock     kernel.Clock
 	changes   webhooksport.Changes
 }
@@ -32,7 +32,7 @@ type Service struct {
 var _ contactsport.Service = (*Service)(nil)
 
 // New builds the service.
-func New(c contactsport.Counters, o contactsport.ItemOwners, q contactsport.Questions, tx contactsport.Tx, clock kernel.Clock) *Service {
+func New(c contactsport.Counters, o contactsport.ItemOwners, q contactsport.Questions, tx kernel.Tx, clock kernel.Clock) *Service {
 	return &Service{counters: c, owners: o, questions: q, tx: tx, clock: clock}
 }
 

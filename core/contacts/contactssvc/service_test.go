@@ -21,7 +21,7 @@ func newSvc() (*contactssvc.Service, *contactsporttest.Counters, *contactsportte
 	c := contactsporttest.NewCounters()
 	q := &contactsporttest.Questions{}
 	o := &contactsporttest.Owners{Items: map[string]int64{"MLA1": 7, "MLA2": 7, "MLA3": 8}, Users: map[int64]bool{7: true, 8: true, 9: true}}
-	return contactssvc.New(c, o, q, contactsporttest.Tx{}, &kerneltest.Clock{At: now}), c, q
+	return contactssvc.New(c, o, q, kerneltest.Tx{}, &kerneltest.Clock{At: now}), c, q
 }
 
 func in(id, item, typ, date string) contacts.EventInput {

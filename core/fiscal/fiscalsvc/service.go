@@ -37,7 +37,7 @@ type Deps struct {
 	Mailer        notifyport.Mailer
 	Outbox        outboxport.Outbox
 	Accounts      accountport.Service
-	Tx            fiscalport.Tx
+	Tx            kernel.Tx
 	Clock         kernel.Clock
 	// Kick, when set, is called after a commit that wrote outbox messages,
 	// so that they are relayed now rather than at the relay's next tick.

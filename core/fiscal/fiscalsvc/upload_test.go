@@ -38,10 +38,6 @@ func (p packs) WithDocuments(ctx context.Context, id int64) (fiscal.Pack, []fisc
 	return x, docs, err
 }
 
-type noTx struct{}
-
-func (noTx) RunInTx(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) }
-
 // racing hides the documents a concurrent upload stored, so that the rules
 // pass and the store's unique index has the last word.
 type racing struct{ *fiscalporttest.Memory }
@@ -54,7 +50,7 @@ func setup(docs fiscalport.Documents) (*fiscalsvc.Service, *blobporttest.Memory,
 	blobs := &blobporttest.Memory{}
 	out := outboxporttest.NewMemory()
 	svc := fiscalsvc.New(fiscalsvc.Deps{Documents: docs, Packs: packs{map[int64]fiscal.Pack{7: {ID: 7, SiteID: "MLA", SellerID: 10, BuyerID: 20}}, docs},
-		Files: blobs, Outbox: out, Tx: noTx{}, Clock: &kerneltest.Clock{At: time.Unix(0, 0).UTC()}})
+		Files: blobs, Outbox: out, Tx: kerneltest.Tx{}, Clock: &kerneltest.Clock{At: time.Unix(0, 0).UTC()}})
 	return svc, blobs, out, kernel.WithCaller(context.Background(), kernel.Caller{UserID: 10, SiteID: "MLA"})
 }
 

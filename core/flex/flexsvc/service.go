@@ -31,18 +31,13 @@ type Service struct {
 	// nil: nobody listens.
 	changes webhooksport.Changes
 	items   catalogport.ItemWatch
-	tx      Tx
-}
-
-// Tx runs a unit of work in one transaction.
-type Tx interface {
-	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
+	tx      kernel.Tx
 }
 
 // WithChanges tells the notifications of flex's changes in their
 // transaction: shipments (topics shipments and flex-handshakes) and the
 // item option, which changes the item's resource (through items).
-func (s *Service) WithChanges(changes webhooksport.Changes, items catalogport.ItemWatch, tx Tx) *Service {
+func (s *Service) WithChanges(changes webhooksport.Changes, items catalogport.ItemWatch, tx kernel.Tx) *Service {
 	s.changes, s.items, s.tx = changes, items, tx
 	return s
 }

@@ -17,11 +17,6 @@ import (
 	"github.com/feria/feria/ports/webhooksport"
 )
 
-// Tx runs a unit of work in one transaction.
-type Tx interface {
-	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
-}
-
 // Service implements salesport.Service.
 type Service struct {
 	orders    salesport.Orders
@@ -29,14 +24,14 @@ type Service struct {
 	items     catalogport.Service
 	observers []salesport.OrderObserver
 	changes   webhooksport.Changes
-	tx        Tx
+	tx        kernel.Tx
 	clock     kernel.Clock
 }
 
 var _ salesport.Service = (*Service)(nil)
 
 // New returns the sales service.
-func New(orders salesport.Orders, users accountport.Service, items catalogport.Service, tx Tx, clock kernel.Clock, observers ...salesport.OrderObserver) *Service {
+func New(orders salesport.Orders, users accountport.Service, items catalogport.Service, tx kernel.Tx, clock kernel.Clock, observers ...salesport.OrderObserver) *Service {
 	return &Service{orders: orders, users: users, items: items, tx: tx, clock: clock, observers: observers}
 }
 

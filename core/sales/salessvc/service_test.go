@@ -45,10 +45,6 @@ func (items) Item(_ context.Context, id string) (catalog.Item, error) {
 	return catalog.Item{ID: id, SellerID: 123}, nil
 }
 
-type tx struct{}
-
-func (tx) RunInTx(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) }
-
 type observer struct {
 	firsts []bool
 	fail   error
@@ -65,7 +61,7 @@ func TestPutOrderTellsObservers(t *testing.T) {
 	now := t0
 	ob := &observer{}
 	store := &orders{m: map[int64]sales.Order{}}
-	svc := salessvc.New(store, users, items{}, tx{}, &kerneltest.Clock{At: now}, ob)
+	svc := salessvc.New(store, users, items{}, kerneltest.Tx{}, &kerneltest.Clock{At: now}, ob)
 	o := sales.Order{ID: 1, SiteID: "MLA", SellerID: 123, BuyerID: 456, Status: "paid", Items: []sales.OrderItem{{ItemID: "MLA1100", Quantity: 1}}}
 	if _, err := svc.PutOrder(ctx, o); err != nil {
 		t.Fatal(err)

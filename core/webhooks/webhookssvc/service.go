@@ -21,18 +21,13 @@ import (
 	"github.com/feria/feria/ports/webhooksport"
 )
 
-// Tx runs a unit of work in one transaction.
-type Tx interface {
-	RunInTx(ctx context.Context, fn func(ctx context.Context) error) error
-}
-
 // Deps is what the service needs.
 type Deps struct {
 	Store  webhooksport.Store
 	Apps   appsport.Service
 	Outbox outboxport.Outbox
 	Sender webhooksport.Sender
-	Tx     Tx
+	Tx     kernel.Tx
 	// Clock is the service clock (received, sent, missed feeds' age).
 	Clock kernel.Clock
 	// Wall is real time: delays between attempts run on it even while the

@@ -20,10 +20,6 @@ import (
 	"github.com/feria/feria/ports/webhooksport/webhooksporttest"
 )
 
-type tx struct{}
-
-func (tx) RunInTx(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) }
-
 type env struct {
 	svc    *webhookssvc.Service
 	store  *webhooksporttest.Memory
@@ -41,7 +37,7 @@ func setup(t *testing.T, as ...apps.Application) *env {
 	e := &env{store: webhooksporttest.NewMemory(), outbox: outboxporttest.NewMemory(), sender: &webhooksporttest.Sender{},
 		clock: &kerneltest.Clock{At: received}, wall: &kerneltest.Clock{At: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}}
 	appSvc := appsporttest.NewService(as...)
-	e.svc = webhookssvc.New(webhookssvc.Deps{Store: e.store, Apps: appSvc, Outbox: e.outbox, Sender: e.sender, Tx: tx{},
+	e.svc = webhookssvc.New(webhookssvc.Deps{Store: e.store, Apps: appSvc, Outbox: e.outbox, Sender: e.sender, Tx: kerneltest.Tx{},
 		Clock: e.clock, Wall: e.wall, Sleep: func(_ context.Context, d time.Duration) error {
 			e.slept = append(e.slept, d)
 			e.wall.At = e.wall.At.Add(d)

@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/feria/feria/core/compat"
+	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/ports/compatport"
 	"github.com/feria/feria/ports/outboxport"
 )
 
-// Memory is an in-memory compatport.Store, compatport.Tx and outbox (its
+// Memory is an in-memory compatport.Store, kernel.Tx and outbox (its
 // Seed method is the Seeder), for the use-case unit tests of compatsvc. TestStore runs against
 // it too, so that it behaves as the SQL adapters do. A transaction that
 // fails rolls back every change, outbox messages included.
@@ -25,7 +26,7 @@ type Memory struct {
 
 var (
 	_ compatport.Store  = (*Memory)(nil)
-	_ compatport.Tx     = (*Memory)(nil)
+	_ kernel.Tx         = (*Memory)(nil)
 	_ outboxport.Outbox = (*Memory)(nil)
 	_ Seeder            = memSeeder{}
 )

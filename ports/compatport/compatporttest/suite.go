@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/feria/feria/core/compat"
+	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/ports/compatport"
 )
 
@@ -32,7 +33,7 @@ type Seeder interface {
 // Env is one fresh store with its transaction runner and seeder.
 type Env struct {
 	Store compatport.Store
-	Tx    compatport.Tx
+	Tx    kernel.Tx
 	Seed  Seeder
 }
 

@@ -208,10 +208,3 @@ func (q *Questions) ByItem(_ context.Context, sellerID int64, itemID string, p p
 	sort.SliceStable(mine, func(i, j int) bool { return mine[i].ID > mine[j].ID })
 	return paging.Slice(mine, p), len(mine), nil
 }
-
-// Tx runs fn directly: the fakes have no transactions. A failing fn leaves
-// what it wrote, so use-case tests check ordering, not rollback.
-type Tx struct{}
-
-// RunInTx calls fn.
-func (Tx) RunInTx(ctx context.Context, fn func(ctx context.Context) error) error { return fn(ctx) }
