@@ -1,7 +1,7 @@
 # feria: the two commands a new user needs are `make run` and `make test`.
 # Every variable below may be set on the command line or in the environment;
-# the README lists them all (with the binary's own) under "Make and script
-# variables".
+# CONTRIBUTING.md lists them all under "Make and script variables" (the
+# binary's own are in the README).
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 GO ?= go

@@ -11,8 +11,8 @@ const (
 // DefaultRateLimits are the limits in force until PUT /sandbox/rate_limits
 // replaces them (and again after DELETE /sandbox): one rule per route, each
 // with its own count; the local-delivery item option's three methods share
-// one rule (method null) because they are one resource. The README lists
-// them; RATE_LIMITS replaces them.
+// one rule (method null) because they are one resource. docs/sandbox.md
+// lists them; RATE_LIMITS replaces them.
 func DefaultRateLimits() []RateLimit {
 	m := func(s string) *string { return &s }
 	return []RateLimit{

@@ -40,21 +40,23 @@ var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 // upPath is a relative path that climbs up a directory or more.
 var upPath = regexp.MustCompile(`(?:\.\./)+[\w.-]+`)
 
-// The README links the guide, and every relative link of the README and of
-// docs/ stays inside the repository and exists.
+// The README links CONTRIBUTING.md, which links the guide, and every
+// relative link of those two and of docs/ stays inside the repository and
+// exists.
 func TestDocumentLinksStayInTheRepository(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	files = append(files, filepath.Join(root, "README.md"))
+	files = append(files, filepath.Join(root, "README.md"), filepath.Join(root, "CONTRIBUTING.md"))
+	mustLink := map[string]string{"README.md": "](CONTRIBUTING.md)", "CONTRIBUTING.md": "](docs/architecture.md)"}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if filepath.Base(f) == "README.md" && !strings.Contains(string(b), "](docs/architecture.md)") {
-			t.Error("README.md does not link docs/architecture.md")
+		if link, ok := mustLink[filepath.Base(f)]; ok && !strings.Contains(string(b), link) {
+			t.Errorf("%s does not link %s", filepath.Base(f), strings.Trim(link, "]()"))
 		}
 		for _, m := range mdLink.FindAllStringSubmatch(string(b), -1) {
 			target := strings.SplitN(m[1], "#", 2)[0]

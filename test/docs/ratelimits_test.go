@@ -10,10 +10,10 @@ import (
 	"github.com/feria/feria/core/control"
 )
 
-// The README lists the default rate limits, row for row, as
+// docs/sandbox.md lists the default rate limits, row for row, as
 // control.DefaultRateLimits has them.
-func TestReadmeListsTheDefaultRateLimits(t *testing.T) {
-	text := section(t, readFile(t, "README.md"), "### Test controls: faults, rate limits, the request journal")
+func TestSandboxGuideListsTheDefaultRateLimits(t *testing.T) {
+	text := section(t, readFile(t, "docs/sandbox.md"), "## Faults, rate limits and the request journal")
 	re := regexp.MustCompile("^\\| (any|[A-Z]+) \\| `([^`]+)` \\| ([0-9,]+) \\|$")
 	var got []string
 	for _, line := range strings.Split(text, "\n") {
@@ -30,6 +30,6 @@ func TestReadmeListsTheDefaultRateLimits(t *testing.T) {
 		want = append(want, fmt.Sprintf("%s %s %d", method, l.Path, l.PerMinute))
 	}
 	if !slices.Equal(got, want) {
-		t.Errorf("README's default rate limits:\n  %s\nwant (control.DefaultRateLimits):\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+		t.Errorf("docs/sandbox.md's default rate limits:\n  %s\nwant (control.DefaultRateLimits):\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }

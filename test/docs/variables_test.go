@@ -1,7 +1,8 @@
-// Package docs holds the README to the code: its variable tables list every
-// environment variable the binary, the Makefile and the scripts read, and
-// every command of its "Try it" and "Use it with your integration" sections
-// runs against a started feria.
+// Package docs holds the documents to the code: the variable tables (the
+// binary's in README.md, the Makefile's and the scripts' in CONTRIBUTING.md)
+// list every environment variable read, every command of the README's "Try
+// it" and "Use it with your integration" sections runs against a started
+// feria, and docs/sandbox.md lists the default rate limits.
 package docs
 
 import (
@@ -33,16 +34,16 @@ func readFile(t *testing.T, name string) string {
 	return string(b)
 }
 
-// section is the README text under a heading ("## Try it", "### Binary
+// section is a document's text under a heading ("## Try it", "### Binary
 // variables"), up to the next heading of the same or a higher level.
-func section(t *testing.T, readme, heading string) string {
+func section(t *testing.T, doc, heading string) string {
 	t.Helper()
 	level := strings.Index(heading, " ")
-	i := strings.Index(readme, "\n"+heading+"\n")
+	i := strings.Index(doc, "\n"+heading+"\n")
 	if i < 0 {
-		t.Fatalf("README has no heading %q", heading)
+		t.Fatalf("no heading %q in:\n%.200s", heading, doc)
 	}
-	rest := readme[i+len(heading)+2:]
+	rest := doc[i+len(heading)+2:]
 	fenced, off := false, 0
 	for _, line := range strings.SplitAfter(rest, "\n") {
 		if strings.HasPrefix(line, "```") {
@@ -68,7 +69,7 @@ func tableRows(t *testing.T, text string) (names []string, rows map[string]strin
 			continue
 		}
 		if _, dup := rows[m[1]]; dup {
-			t.Errorf("README lists %s twice", m[1])
+			t.Errorf("a variable table lists %s twice", m[1])
 		}
 		names = append(names, m[1])
 		rows[m[1]] = line
@@ -236,12 +237,12 @@ func scriptVars(t *testing.T) map[string][]string {
 }
 
 // Every variable the code, the Makefile or a script reads is in one of the
-// README's two tables, and every row of those tables names a variable
+// two tables (the binary's in README.md, the Makefile's and the scripts' in
+// CONTRIBUTING.md), and every row of those tables names a variable
 // something reads.
 func TestReadmeListsEveryVariableRead(t *testing.T) {
-	readme := readFile(t, "README.md")
-	binNames, _ := tableRows(t, section(t, readme, "### Binary variables"))
-	makeNames, _ := tableRows(t, section(t, readme, "### Make and script variables"))
+	binNames, _ := tableRows(t, section(t, readFile(t, "README.md"), "### Binary variables"))
+	makeNames, _ := tableRows(t, section(t, readFile(t, "CONTRIBUTING.md"), "## Make and script variables"))
 	scripts := scriptVars(t)
 	declared := map[string]bool{}
 	for _, v := range app.Variables {
@@ -266,17 +267,17 @@ func TestReadmeListsEveryVariableRead(t *testing.T) {
 	}
 	for name, where := range goReads {
 		if !listed[name] {
-			t.Errorf("%s is read at %v and missing from the README's variable tables", name, where)
+			t.Errorf("%s is read at %v and missing from the variable tables (README.md, CONTRIBUTING.md)", name, where)
 		}
 	}
 	for name, where := range scripts {
 		if !listed[name] {
-			t.Errorf("%s is read by %v and missing from the README's variable tables", name, where)
+			t.Errorf("%s is read by %v and missing from the variable tables (README.md, CONTRIBUTING.md)", name, where)
 		}
 	}
 	for _, n := range makeNames {
 		if _, ok := goReads[n]; !ok && scripts[n] == nil && !strings.Contains(readFile(t, "Makefile"), n) {
-			t.Errorf("the README lists %s, which nothing reads", n)
+			t.Errorf("CONTRIBUTING.md lists %s, which nothing reads", n)
 		}
 	}
 }

@@ -28,8 +28,8 @@ type service struct {
 }
 
 // get resolves the service named by the variable env, whose value is
-// value (callers read it with a literal os.Getenv, which the README's
-// variable test finds).
+// value (callers read it with a literal os.Getenv, which the variable
+// tables' test finds).
 func (s *service) get(t testing.TB, env, value, example string, docker func(*dockertest.Pool) (string, error)) string {
 	t.Helper()
 	if testing.Short() {
