@@ -118,6 +118,13 @@ func modules(d *Deps) ([]Module, error) {
 	sales := salessvc.New(salesdb.New(d.DB), d.Accounts, catalog, d.Tx, d.Clock, observers).WithChanges(hooks)
 	flex := flexsvc.New(flexdb.New(d.DB), d.Accounts, sales, catalog, d.Clock).WithChanges(hooks, catalog, d.Tx)
 	counters := contactsredis.New(d.Redis, contactsredis.DefaultPrefix)
+	// Counters of the layout before the year hashes get their months; a
+	// Redis that cannot be reached now is migrated at a later start (its
+	// old months read short until then), and the process starts anyway,
+	// as it does while Redis is down.
+	if err := counters.Migrate(context.Background()); err != nil {
+		d.Log.Warn("contacts: the counters' month buckets are not migrated yet", slog.Any("err", err))
+	}
 	contactsStore := contactsdb.New(d.DB)
 	contacts := contactssvc.New(counters, contactsStore, contactsStore, d.Tx, d.Clock).WithChanges(hooks)
 	shipping := shippingsvc.New(shippingdb.New(d.DB), catalog, d.Accounts)

@@ -109,16 +109,36 @@ func ParseCluster(raw string) (*redis.ClusterOptions, error) {
 // of a cluster (SCAN sees one node's keys), one key per UNLINK there (keys
 // of one node may lie in different slots, which one command may not mix).
 func UnlinkMatching(ctx context.Context, rdb redis.UniversalClient, prefix string) error {
-	match := globEscape(prefix) + "*"
-	if c, ok := rdb.(*redis.ClusterClient); ok {
-		return c.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
-			return unlinkScanned(ctx, node, match, true)
+	return ScanMatching(ctx, rdb, prefix, "*", func(ctx context.Context, node redis.UniversalClient, keys []string) error {
+		if _, cluster := rdb.(*redis.ClusterClient); !cluster {
+			return node.Unlink(ctx, keys...).Err()
+		}
+		_, err := node.Pipelined(ctx, func(p redis.Pipeliner) error {
+			for _, k := range keys {
+				p.Unlink(ctx, k)
+			}
+			return nil
 		})
-	}
-	return unlinkScanned(ctx, rdb, match, false)
+		return err
+	})
 }
 
-func unlinkScanned(ctx context.Context, rdb redis.UniversalClient, match string, oneByOne bool) error {
+// ScanMatching calls f with the keys that start with prefix and match the
+// glob rest after it, a SCAN page at a time, on each master of a cluster
+// (f gets that master's client: a command there may name only its keys,
+// one slot per command).
+func ScanMatching(ctx context.Context, rdb redis.UniversalClient, prefix, rest string,
+	f func(ctx context.Context, node redis.UniversalClient, keys []string) error) error {
+	match := globEscape(prefix) + rest
+	if c, ok := rdb.(*redis.ClusterClient); ok {
+		return c.ForEachMaster(ctx, func(ctx context.Context, node *redis.Client) error {
+			return scanned(ctx, node, match, f)
+		})
+	}
+	return scanned(ctx, rdb, match, f)
+}
+
+func scanned(ctx context.Context, rdb redis.UniversalClient, match string, f func(context.Context, redis.UniversalClient, []string) error) error {
 	var cursor uint64
 	for {
 		keys, next, err := rdb.Scan(ctx, cursor, match, 1000).Result()
@@ -126,17 +146,7 @@ func unlinkScanned(ctx context.Context, rdb redis.UniversalClient, match string,
 			return err
 		}
 		if len(keys) > 0 {
-			if oneByOne {
-				_, err = rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-					for _, k := range keys {
-						p.Unlink(ctx, k)
-					}
-					return nil
-				})
-			} else {
-				err = rdb.Unlink(ctx, keys...).Err()
-			}
-			if err != nil {
+			if err := f(ctx, rdb, keys); err != nil {
 				return err
 			}
 		}

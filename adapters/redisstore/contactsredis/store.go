@@ -32,6 +32,8 @@ type Store struct {
 	cluster   bool
 	prefix    string
 	retention time.Duration
+	// now is the clock that tells which months are past retention.
+	now func() time.Time
 }
 
 var _ contactsport.Counters = (*Store)(nil)
@@ -41,7 +43,7 @@ var _ contactsport.Counters = (*Store)(nil)
 // the subjects' hash tags follow it.
 func New(rdb redis.UniversalClient, prefix string) *Store {
 	_, cluster := rdb.(*redis.ClusterClient)
-	return &Store{rdb: rdb, cluster: cluster, prefix: prefix, retention: contacts.Retention}
+	return &Store{rdb: rdb, cluster: cluster, prefix: prefix, retention: contacts.Retention, now: time.Now}
 }
 
 // kindCode keeps keys short: one letter per kind.
@@ -55,10 +57,11 @@ func kindCode(k contacts.Kind) byte {
 	return 'm'
 }
 
-// Key suffixes after <prefix>{subject}:<kind>: a month hash of day
-// counts, a day hash of hour counts, and a day's sorted set of events
-// (member: event id, score: Unix microseconds).
+// Key suffixes after <prefix>{subject}:<kind>: a year hash of month
+// counts, a month hash of day counts, a day hash of hour counts, and a
+// day's sorted set of events (member: event id, score: Unix microseconds).
 const (
+	yearHash  = ":m:"
 	monthHash = ":d:"
 	dayHash   = ":h:"
 	dayEvents = ":t:"
@@ -84,19 +87,24 @@ func (s *Store) appendBase(b []byte, k contacts.Kind, sub contacts.Subject) []by
 	return append(append(s.appendSubject(b, sub), ':'), kindCode(k))
 }
 
-// appendMonth appends YYYYMM, appendDay YYYYMMDD: digits, no time.Format.
+// appendYear appends YYYY, appendMonth YYYYMM, appendDay YYYYMMDD:
+// digits, no time.Format.
+func appendYear(b []byte, y int) []byte {
+	return append(b, byte('0'+y/1000%10), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10))
+}
+
 func appendMonth(b []byte, y int, m time.Month) []byte {
-	return append(b, byte('0'+y/1000%10), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10),
-		byte('0'+int(m)/10), byte('0'+int(m)%10))
+	return append(appendYear(b, y), byte('0'+int(m)/10), byte('0'+int(m)%10))
 }
 
 func appendDay(b []byte, y int, m time.Month, d int) []byte {
 	return append(appendMonth(b, y, m), byte('0'+d/10), byte('0'+d%10))
 }
 
-// Field names, built once: days 01..31 of a month hash, hours 00..23 of a
-// day hash, as strings (script arguments) and as ready command arguments
-// (no conversion per bucket read).
+// Field names, built once: months 01..12 of a year hash and days 01..31
+// of a month hash (dayFields), hours 00..23 of a day hash, as strings
+// (script arguments) and as ready command arguments (no conversion per
+// bucket read).
 var (
 	dayFields, hourFields       [32]string
 	dayFieldArgs, hourFieldArgs [32]any
@@ -117,18 +125,20 @@ func (s *Store) eventKey(id string) string { return s.prefix + "e:" + id }
 // with its KEYS:
 //   - R: KEYS record; ARGV 'R', value. SET NX EX: the event as GET
 //     /sandbox/contact_events/{id} shows it.
-//   - S: KEYS the subject's day events, month hash, day hash; ARGV 'S',
-//     event id, Unix microseconds, day field, hour field, expiry (Unix
-//     seconds). When the id is new in that day's events (ZADD NX) the hour
-//     and the day are counted.
+//   - S: KEYS the subject's day events, month hash, day hash, year hash;
+//     ARGV 'S', event id, Unix microseconds, day field, hour field, expiry
+//     (Unix seconds), month field, the year hash's expiry. When the id is
+//     new in that day's events (ZADD NX) the hour, the day and the month
+//     are counted.
 //
 // A day's keys and its month's hash expire together, at a fixed time after
 // the month ends (EXPIREAT), set by the first event of each day (its day
 // field new in the month hash): that event creates the day's keys (and the
 // month's, if first), and since the three expire at one instant the month
 // hash never outlives a day's keys, so no key lives without an expiry; the
-// other events of the day touch no TTL at all. It answers 1 (new) or 0
-// (seen before) per unit.
+// year hash expires as long after its year ends, set by the first event of
+// each month. The other events touch no TTL at all. It answers 1 (new) or
+// 0 (seen before) per unit.
 var addScript = redis.NewScript(`
 local ttl = tonumber(ARGV[1])
 local out = {}
@@ -145,11 +155,14 @@ while a <= #ARGV do
         redis.call('EXPIREAT', KEYS[k + 1], ARGV[a + 5])
         redis.call('EXPIREAT', KEYS[k + 2], ARGV[a + 5])
       end
+      if redis.call('HINCRBY', KEYS[k + 3], ARGV[a + 6], 1) == 1 then
+        redis.call('EXPIREAT', KEYS[k + 3], ARGV[a + 7])
+      end
       out[#out + 1] = 1
     else
       out[#out + 1] = 0
     end
-    k, a = k + 3, a + 6
+    k, a = k + 4, a + 8
   end
 end
 return out
@@ -193,7 +206,7 @@ func (s *Store) Add(ctx context.Context, events []contacts.Event) (contacts.Resu
 		d := e.Date.UTC()
 		y, m, day := d.Date()
 		micros := d.UnixMicro()
-		expiry := time.Date(y, m+1, 1, 0, 0, 0, 0, time.UTC).Unix() + ttl
+		expiry, yearExpiry := monthExpiry(y, m, ttl), monthExpiry(y+1, 0, ttl)
 		for side, sub := range [2]contacts.Subject{contacts.ItemSubject(e.ItemID), contacts.UserSubject(e.SellerID)} {
 			base := s.appendBase(buf[:0], e.Kind, sub)
 			n := len(base)
@@ -201,8 +214,9 @@ func (s *Store) Add(ctx context.Context, events []contacts.Event) (contacts.Resu
 			g := groupOf(tk)
 			mk := key(appendMonth(append(buf[:n], monthHash...), y, m))
 			hk := key(appendDay(append(buf[:n], dayHash...), y, m, day))
-			g.keys = append(g.keys, tk, mk, hk)
-			g.args = append(g.args, "S", e.ID, micros, dayFields[day], hourFields[d.Hour()], expiry)
+			yk := key(appendYear(append(buf[:n], yearHash...), y))
+			g.keys = append(g.keys, tk, mk, hk, yk)
+			g.args = append(g.args, "S", e.ID, micros, dayFields[day], hourFields[d.Hour()], expiry, dayFields[m], yearExpiry)
 			g.units = append(g.units, 3*i+side)
 		}
 		rk := s.eventKey(e.ID)
@@ -233,6 +247,12 @@ func (s *Store) Add(ctx context.Context, events []contacts.Event) (contacts.Resu
 		}
 	}
 	return r, nil
+}
+
+// monthExpiry is when the buckets of month m of year y expire: ttl
+// seconds after the month ends (month 0: after the year y-1 ends).
+func monthExpiry(y int, m time.Month, ttl int64) int64 {
+	return time.Date(y, m+1, 1, 0, 0, 0, 0, time.UTC).Unix() + ttl
 }
 
 // run calls the script once per group: one call on a single server (one
@@ -273,209 +293,6 @@ func (s *Store) run(ctx context.Context, groups []*group) ([][]int64, error) {
 		out[i] = res
 	}
 	return out, nil
-}
-
-// What a command of a read answers.
-const (
-	opSeries   = iota // buckets j.. of series i
-	opSpanDays        // whole days of span i
-	opSpanEdge        // a partial day of span i
-	opKnown           // subject i
-)
-
-type op struct {
-	what, i, j int
-	cmd        redis.Cmder
-}
-
-// Read answers a query with one pipeline: one HMGET per hash a series or a
-// span's whole days touch (fields are consecutive buckets), one ZCOUNT per
-// partial day at a span's ends (exact to the microsecond), one MGET of the
-// known marks asked (on a cluster one EXISTS per subject). Keys and fields
-// are built from digits into one buffer and the commands' arguments share
-// one slice: nothing per bucket but its answer.
-func (s *Store) Read(ctx context.Context, q contactsport.Query) (contactsport.Answer, error) {
-	out := contactsport.Answer{Series: make([][]int64, len(q.Series)), Spans: make([]int64, len(q.Spans)), Known: make([]bool, len(q.Known))}
-	wholes := make([]contacts.Range, len(q.Spans))
-	var edges [][]contacts.Range
-	if len(q.Spans) > 0 {
-		edges = make([][]contacts.Range, len(q.Spans))
-	}
-	size := 0
-	for i, sr := range q.Series {
-		n := len(sr.Starts)
-		out.Series[i] = make([]int64, n)
-		// A field per start and a command name and key per hash: n
-		// consecutive days touch at most 2 + n/28 month hashes, n
-		// consecutive hours 2 + n/24 day hashes.
-		per := 24
-		if sr.Unit == contacts.Day {
-			per = 28
-		}
-		size += n + 2*min(n, 2+n/per)
-	}
-	for i, sp := range q.Spans {
-		wholes[i], edges[i] = sp.Range.Split()
-		size += 2 * (2 + 31) // at most an HMGET of a month's days at either end
-	}
-	size += 2 * len(q.Known)
-	// args backs every command's arguments, sized for a window's
-	// consecutive starts. A command takes its arguments as a slice of args
-	// once they are all appended, so an append that moves args (other
-	// starts) copies them along, and the commands queued before keep the
-	// array they were given, which nothing writes again.
-	args := make([]any, 0, size)
-	ops := make([]op, 0, 64)
-	buf := make([]byte, 0, 128)
-	pipe := s.rdb.Pipeline()
-	// buckets queues HMGETs of consecutive starts, one per hash.
-	buckets := func(what, i int, k contacts.Kind, sub contacts.Subject, u contacts.Unit, starts []time.Time) {
-		buf = s.appendBase(buf[:0], k, sub)
-		base := len(buf)
-		prevY, prevM, prevD := -1, time.Month(0), -1
-		first := 0
-		flush := func(j int) {
-			ops = append(ops, op{what: what, i: i, j: first, cmd: hmget(ctx, pipe, args[len(args)-(2+j-first):len(args):len(args)])})
-		}
-		for j, t := range starts {
-			t = t.UTC()
-			y, m, d := t.Date()
-			same := y == prevY && m == prevM && (u == contacts.Day || d == prevD)
-			if !same {
-				if j > 0 {
-					flush(j)
-				}
-				if u == contacts.Day {
-					buf = appendMonth(append(buf[:base], monthHash...), y, m)
-				} else {
-					buf = appendDay(append(buf[:base], dayHash...), y, m, d)
-				}
-				args = append(args, "hmget", string(buf))
-				prevY, prevM, prevD, first = y, m, d, j
-			}
-			if u == contacts.Day {
-				args = append(args, dayFieldArgs[d])
-			} else {
-				args = append(args, hourFieldArgs[t.Hour()])
-			}
-		}
-		if len(starts) > 0 {
-			flush(len(starts))
-		}
-	}
-	for i, sr := range q.Series {
-		buckets(opSeries, i, sr.Kind, sr.Subject, sr.Unit, sr.Starts)
-	}
-	for i, sp := range q.Spans {
-		// The whole days month by month: a whole month is its hash's HVALS
-		// (the hash holds that month's days only), which names no field; a
-		// part of a month at either end, an HMGET of its days.
-		buf = s.appendBase(buf[:0], sp.Kind, sp.Subject)
-		base := len(buf)
-		to := wholes[i].To.UTC()
-		for t := wholes[i].From.UTC(); t.Before(to); {
-			y, m, d := t.Date()
-			next := time.Date(y, m+1, 1, 0, 0, 0, 0, time.UTC)
-			end := next
-			if to.Before(next) {
-				end = to
-			}
-			key := string(appendMonth(append(buf[:base], monthHash...), y, m))
-			if d == 1 && end.Equal(next) {
-				cmd := redis.NewStringSliceCmd(ctx, "hvals", key)
-				_ = pipe.Process(ctx, cmd)
-				ops = append(ops, op{what: opSpanDays, i: i, cmd: cmd})
-			} else {
-				from := len(args)
-				args = append(args, "hmget", key)
-				for day := d; day <= end.Add(-time.Hour).Day(); day++ {
-					args = append(args, dayFieldArgs[day])
-				}
-				ops = append(ops, op{what: opSpanDays, i: i, cmd: hmget(ctx, pipe, args[from:len(args):len(args)])})
-			}
-			t = end
-		}
-		for _, e := range edges[i] {
-			y, m, d := e.From.UTC().Date()
-			buf = appendDay(append(s.appendBase(buf[:0], sp.Kind, sp.Subject), dayEvents...), y, m, d)
-			cmd := redis.NewIntCmd(ctx, "zcount", string(buf), e.From.UnixMicro(), "("+strconv.FormatInt(e.To.UnixMicro(), 10))
-			_ = pipe.Process(ctx, cmd)
-			ops = append(ops, op{what: opSpanEdge, i: i, cmd: cmd})
-		}
-	}
-	if len(q.Known) > 1 && !s.cluster {
-		// One MGET of every mark (a cluster keeps them in as many slots
-		// as subjects, so there each has its EXISTS).
-		mget := make([]any, 1, 1+len(q.Known))
-		mget[0] = "mget"
-		for _, sub := range q.Known {
-			mget = append(mget, string(append(s.appendSubject(buf[:0], sub), known...)))
-		}
-		cmd := redis.NewSliceCmd(ctx, mget...)
-		_ = pipe.Process(ctx, cmd)
-		ops = append(ops, op{what: opKnown, cmd: cmd})
-	} else {
-		for i, sub := range q.Known {
-			buf = append(s.appendSubject(buf[:0], sub), known...)
-			cmd := redis.NewIntCmd(ctx, "exists", string(buf))
-			_ = pipe.Process(ctx, cmd)
-			ops = append(ops, op{what: opKnown, i: i, cmd: cmd})
-		}
-	}
-	if len(ops) == 0 {
-		return out, nil
-	}
-	if _, err := pipe.Exec(ctx); err != nil {
-		return contactsport.Answer{}, fmt.Errorf("contactsredis: read: %w", redisstore.Translate(err))
-	}
-	for _, o := range ops {
-		switch c := o.cmd.(type) {
-		case *redis.SliceCmd:
-			if o.what == opKnown {
-				for j, v := range c.Val() {
-					out.Known[j] = v != nil
-				}
-				continue
-			}
-			for j, v := range c.Val() {
-				str, ok := v.(string)
-				if !ok {
-					continue
-				}
-				n, err := strconv.ParseInt(str, 10, 64)
-				if err != nil {
-					return contactsport.Answer{}, fmt.Errorf("contactsredis: bucket %v holds %q", c.Args()[1], str)
-				}
-				if o.what == opSeries {
-					out.Series[o.i][o.j+j] = n
-				} else {
-					out.Spans[o.i] += n
-				}
-			}
-		case *redis.StringSliceCmd: // a span's whole month
-			for _, str := range c.Val() {
-				n, err := strconv.ParseInt(str, 10, 64)
-				if err != nil {
-					return contactsport.Answer{}, fmt.Errorf("contactsredis: bucket %v holds %q", c.Args()[1], str)
-				}
-				out.Spans[o.i] += n
-			}
-		case *redis.IntCmd:
-			if o.what == opKnown {
-				out.Known[o.i] = c.Val() > 0
-			} else {
-				out.Spans[o.i] += c.Val()
-			}
-		}
-	}
-	return out, nil
-}
-
-// hmget queues an HMGET whose arguments (name, key, fields) are args.
-func hmget(ctx context.Context, pipe redis.Pipeliner, args []any) *redis.SliceCmd {
-	cmd := redis.NewSliceCmd(ctx, args...)
-	_ = pipe.Process(ctx, cmd) // a pipeline only queues: errors come from Exec
-	return cmd
 }
 
 // MarkKnown sets the known marks of subjects, in one pipeline.

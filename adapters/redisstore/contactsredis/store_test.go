@@ -103,21 +103,26 @@ func TestResetOnlyOwnKeysAndTTL(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := keys(t, rdb, "feria:contacts:*")
-			d, m := day.Format("20060102"), day.Format("200601")
+			d, m, y := day.Format("20060102"), day.Format("200601"), day.Format("2006")
 			want := []string{
 				"feria:contacts:e:x0", "feria:contacts:e:x1", "feria:contacts:e:x2",
-				"feria:contacts:{i:MLA1}:q:d:" + m, "feria:contacts:{i:MLA1}:q:h:" + d, "feria:contacts:{i:MLA1}:q:t:" + d,
-				"feria:contacts:{u:3}:q:d:" + m, "feria:contacts:{u:3}:q:h:" + d, "feria:contacts:{u:3}:q:t:" + d,
+				"feria:contacts:{i:MLA1}:q:d:" + m, "feria:contacts:{i:MLA1}:q:h:" + d, "feria:contacts:{i:MLA1}:q:m:" + y, "feria:contacts:{i:MLA1}:q:t:" + d,
+				"feria:contacts:{u:3}:q:d:" + m, "feria:contacts:{u:3}:q:h:" + d, "feria:contacts:{u:3}:q:m:" + y, "feria:contacts:{u:3}:q:t:" + d,
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("keys = %v, want %v", got, want)
 			}
 			// A record lives the retention; a day's keys and its month's
-			// hash the retention after the month ends, all at one instant.
+			// hash the retention after the month ends, all at one instant;
+			// the year's hash the retention after the year ends.
 			monthEnd := time.Date(day.Year(), day.Month()+1, 1, 0, 0, 0, 0, time.UTC).Add(contacts.Retention)
+			yearEnd := time.Date(day.Year()+1, 1, 1, 0, 0, 0, 0, time.UTC).Add(contacts.Retention)
 			for _, k := range got {
 				wantTTL := contacts.Retention
-				if strings.Contains(k, "}:") {
+				switch {
+				case strings.Contains(k, ":m:"):
+					wantTTL = time.Until(yearEnd)
+				case strings.Contains(k, "}:"):
 					wantTTL = time.Until(monthEnd)
 				}
 				ttl, err := rdb.TTL(ctx, k).Result()
@@ -208,6 +213,67 @@ func TestTotalAcrossMonthsInAnyOffset(t *testing.T) {
 				if err != nil || ans.Spans[0] != want {
 					t.Errorf("total over %v = %v (%v), want %d", rg, ans.Spans, err, want)
 				}
+			}
+		})
+	}
+}
+
+// Counters written before the year hashes (month hashes of days only) read
+// short over whole months until Migrate gives each month its count; then
+// totals are exact again, events counted afterwards add to both, and a
+// second Migrate (the mark set) changes nothing.
+func TestMigrateGivesOldCountersTheirMonths(t *testing.T) {
+	ctx := context.Background()
+	for name, open := range redises() {
+		t.Run(name, func(t *testing.T) {
+			rdb := open(t)
+			prefix := fmt.Sprintf("test:contacts:migrate:%d:", seq.Add(1))
+			s := contactsredis.New(rdb, prefix)
+			// An event every 11 hours over the last 200 days.
+			end := time.Now().UTC().Truncate(time.Hour).AddDate(0, 0, -1)
+			var events []contacts.Event
+			for d, i := end.AddDate(0, 0, -200), 0; d.Before(end); d, i = d.Add(11*time.Hour), i+1 {
+				events = append(events, contacts.Event{ID: fmt.Sprint("o", i), ItemID: "MLA1", SellerID: 4, Kind: contacts.PhoneView, Date: d})
+			}
+			if _, err := s.Add(ctx, events); err != nil {
+				t.Fatal(err)
+			}
+			// The old layout: no year hashes.
+			for _, k := range keys(t, rdb, prefix+"*:m:*") {
+				if err := rdb.Del(ctx, k).Err(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			span := contactsport.Query{Spans: []contactsport.Span{
+				{Kind: contacts.PhoneView, Subject: contacts.ItemSubject("MLA1"), Range: contacts.Range{From: end.AddDate(0, 0, -190), To: end}},
+				{Kind: contacts.PhoneView, Subject: contacts.UserSubject(4), Range: contacts.Range{From: end.AddDate(0, 0, -190), To: end}},
+			}}
+			want := int64(0)
+			for _, e := range events {
+				if !e.Date.Before(end.AddDate(0, 0, -190)) {
+					want++
+				}
+			}
+			if ans, err := s.Read(ctx, span); err != nil || ans.Spans[0] >= want {
+				t.Fatalf("before Migrate: %v (%v), want fewer than %d (the whole months unread)", ans.Spans, err, want)
+			}
+			for range 2 {
+				if err := s.Migrate(ctx); err != nil {
+					t.Fatal(err)
+				}
+				if ans, err := s.Read(ctx, span); err != nil || ans.Spans[0] != want || ans.Spans[1] != want {
+					t.Fatalf("after Migrate: %v (%v), want %d each", ans.Spans, err, want)
+				}
+			}
+			if v, err := rdb.Get(ctx, prefix+"layout").Result(); err != nil || v != "months" {
+				t.Fatalf("the layout mark: %q, %v", v, err)
+			}
+			late := []contacts.Event{{ID: "late", ItemID: "MLA1", SellerID: 4, Kind: contacts.PhoneView, Date: end.AddDate(0, 0, -100)}}
+			if _, err := s.Add(ctx, late); err != nil {
+				t.Fatal(err)
+			}
+			if ans, err := s.Read(ctx, span); err != nil || ans.Spans[0] != want+1 {
+				t.Fatalf("an event after Migrate: %v (%v), want %d", ans.Spans, err, want+1)
 			}
 		})
 	}

@@ -303,6 +303,62 @@ func TestCounters(t *testing.T, newCounters func(t *testing.T) contactsport.Coun
 		}
 	})
 
+	t.Run("a span over months and years counts every event to the second", func(t *testing.T) {
+		c := newCounters(t)
+		// An event every 17 hours and 13 seconds over the last 370 days
+		// (within the retention), for the item and its seller.
+		end := time.Now().UTC().Truncate(time.Second).AddDate(0, 0, -1)
+		start := end.AddDate(0, 0, -370)
+		var batch []contacts.Event
+		for d, i := start, 0; d.Before(end); d, i = d.Add(17*time.Hour+13*time.Second), i+1 {
+			batch = append(batch, contacts.Event{ID: fmt.Sprint("y", i), ItemID: "MLA1", SellerID: 7, Kind: contacts.PhoneView, Date: d})
+		}
+		if _, err := c.Add(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+		// Spans from a few seconds to 366 days, their bounds on an event,
+		// a second either side of one, at midnight and at the first of a
+		// month: whole months, parts of months read from their days or
+		// from the month less the days left out, and the partial days.
+		var spans []contactsport.Span
+		var want []int64
+		for k := range 40 {
+			from := batch[(k*37)%len(batch)].Date.Add(time.Duration(k%3-1) * time.Second)
+			if k%5 == 0 {
+				from = time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC)
+			}
+			to := from.Add(time.Duration(k*k*k%366+1)*24*time.Hour + time.Duration(k*7919)*time.Second)
+			if k%7 == 0 {
+				to = from.Add(time.Duration(k) * time.Second)
+			}
+			if to.After(end) {
+				to = end
+			}
+			if to.Before(from) {
+				from, to = to, from
+			}
+			var n int64
+			for _, e := range batch {
+				if !e.Date.Before(from) && e.Date.Before(to) {
+					n++
+				}
+			}
+			for _, sub := range []contacts.Subject{item, user} {
+				spans = append(spans, contactsport.Span{Kind: contacts.PhoneView, Subject: sub, Range: contacts.Range{From: from, To: to}})
+				want = append(want, n)
+			}
+		}
+		got, err := c.Read(ctx, contactsport.Query{Spans: spans})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range spans {
+			if got.Spans[i] != want[i] {
+				t.Errorf("span %v of %v = %d, want %d", spans[i].Range, spans[i].Subject, got.Spans[i], want[i])
+			}
+		}
+	})
+
 	t.Run("an empty batch counts nothing", func(t *testing.T) {
 		c := newCounters(t)
 		r, err := c.Add(ctx, nil)

@@ -37,11 +37,12 @@ import (
 	"github.com/feria/feria/test/load/loadrun"
 )
 
-// opsPerEvent is what counting one contact event takes at the least: a
-// SET NX of its id (once only) and an increment of each of four buckets
-// (hour, day, month, year). The ingest anchor is pipelined INCRs divided
-// by it.
-const opsPerEvent = 5
+// opsPerEvent is what counting one contact event exactly and once takes at
+// the least: for the item and for its seller, the event's mark in its
+// day's set (what keeps a total exact to the second and a retried event
+// counted once) and an increment of its hour, day and month; and its
+// record. The ingest anchor is pipelined INCRs divided by it.
+const opsPerEvent = 9
 
 // anchors are the minimal programs on the same backends that feria's
 // paths are compared with: what the stack does with one plain query.
@@ -427,7 +428,8 @@ func lastLine(b []byte) string {
 // ingestCmds is the Redis work feria's script does for 100 events, as
 // plain pipelined commands (no script, no HTTP): per event, for the item
 // and for its seller, a ZADD NX of the event into its day's set and an
-// HINCRBY of its hour and of its day, and a SET NX EX of its record.
+// HINCRBY of its hour, its day and its month, and a SET NX EX of its
+// record (opsPerEvent commands).
 func (a *anchors) ingestCmds() load {
 	return load{server: cpuRedis, fn: func() error {
 		ctx := context.Background()
@@ -440,6 +442,7 @@ func (a *anchors) ingestCmds() load {
 				pipe.ZAddNX(ctx, "anchor:"+sub+":t:"+day, redis.Z{Score: float64(n), Member: id})
 				pipe.HIncrBy(ctx, "anchor:"+sub+":h:"+day, fmt.Sprintf("%02d", n%24), 1)
 				pipe.HIncrBy(ctx, "anchor:"+sub+":d:"+day[:6], day[6:], 1)
+				pipe.HIncrBy(ctx, "anchor:"+sub+":m:"+day[:4], day[4:6], 1)
 			}
 			pipe.SetNX(ctx, "anchor:e:"+id, "MLA1|phone_view|2026-01-01T00:00:00Z", time.Hour)
 		}
