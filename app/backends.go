@@ -84,8 +84,9 @@ func openBackends(ctx context.Context, cfg Config, log *slog.Logger) (_ *backend
 			return nil, fmt.Errorf("DATA_DIR: %w", err)
 		}
 		b.closers = append(b.closers, stop)
-		log.Info("backend", slog.String("port", "redis"), slog.String("backend", "miniredis (in-process, snapshot in DATA_DIR)"),
-			slog.String("addr", opt.Addr), slog.String("snapshot", filepath.Join(cfg.DataDir, redisstore.SnapshotFile)))
+		log.Info("backend", slog.String("port", "redis"), slog.String("backend", "miniredis (in-process, command log and snapshot in DATA_DIR)"),
+			slog.String("addr", opt.Addr), slog.String("log", filepath.Join(cfg.DataDir, redisstore.LogFile)),
+			slog.String("snapshot", filepath.Join(cfg.DataDir, redisstore.SnapshotFile)))
 	}
 	b.closers = append(b.closers, func() { b.redis.Close() })
 

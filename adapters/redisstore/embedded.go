@@ -11,78 +11,42 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 )
 
-// SnapshotFile is where the embedded Redis keeps its data under DATA_DIR.
+// SnapshotFile is where the embedded Redis keeps its data under DATA_DIR,
+// as of the start of its command log (LogFile).
 const SnapshotFile = "redis.snapshot"
-
-// SnapshotInterval is how often the embedded Redis is written to disk while
-// it runs; a crash loses what changed since the last snapshot.
-const SnapshotInterval = 10 * time.Second
 
 // Embedded starts an in-process Redis (miniredis) on a loopback port behind
 // a password made now, so that other local users cannot reach it. With dir
-// set, its data survives restarts: it is loaded from dir/SnapshotFile at
-// start, written there every SnapshotInterval and by stop, which the
-// process calls on a clean shutdown once the workers have stopped (counters,
-// event ids and queued jobs are kept). An empty dir keeps nothing.
+// set, its data survives restarts and crashes: every command that may
+// change it is in dir/LogFile, on disk before the command's answer leaves
+// (see durable), and a start loads dir/SnapshotFile and replays the log;
+// stop, which the process calls on a clean shutdown once the workers have
+// stopped, folds the log into the snapshot. An empty dir keeps nothing.
 func Embedded(dir string, log *slog.Logger) (*redis.Client, *redis.Options, func(), error) {
 	m := miniredis.NewMiniRedis()
 	pw := make([]byte, 16)
 	_, _ = rand.Read(pw)
 	password := hex.EncodeToString(pw)
-	m.RequireAuth(password)
-	path := ""
-	if dir != "" {
-		path = filepath.Join(dir, SnapshotFile)
-		if err := load(m, path); err != nil {
-			return nil, nil, nil, fmt.Errorf("embedded redis: %s: %w", path, err)
+	if dir == "" {
+		m.RequireAuth(password)
+		if err := m.StartAddr("127.0.0.1:0"); err != nil {
+			return nil, nil, nil, fmt.Errorf("embedded redis: %w", err)
 		}
-	}
-	if err := m.StartAddr("127.0.0.1:0"); err != nil {
-		return nil, nil, nil, fmt.Errorf("embedded redis: %w", err)
-	}
-	opt := &redis.Options{Addr: m.Addr(), Password: password}
-	if path == "" {
+		opt := &redis.Options{Addr: m.Addr(), Password: password}
 		return redis.NewClient(opt), opt, m.Close, nil
 	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	var mu sync.Mutex // one snapshot at a time
-	snap := func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if err := save(m, path); err != nil && log != nil {
-			log.Warn("embedded redis snapshot failed", slog.String("path", path), slog.Any("err", err))
-		}
+	d, err := openDurable(m, dir, password, CompactSize, log)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("embedded redis: %w", err)
 	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(SnapshotInterval)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				snap()
-			}
-		}
-	}()
-	stop := func() {
-		close(done)
-		wg.Wait()
-		snap()
-		m.Close()
-	}
-	return redis.NewClient(opt), opt, stop, nil
+	opt := &redis.Options{Addr: d.addr(), Password: password}
+	return redis.NewClient(opt), opt, d.stop, nil
 }
 
 // maxDBs is how many database numbers a snapshot covers (Redis's default).
@@ -92,10 +56,13 @@ const maxDBs = 16
 // and read a key at a time, so that saving a large dataset never holds a
 // second copy of it (the peak memory of the embedded mode). gob keeps
 // strings byte for byte (asynq stores binary task messages). Version 1
-// held every key in the header's DBs; it is still read.
+// held every key in the header's DBs; it is still read. Epoch numbers the
+// snapshot: the command log names the one it continues (0 in snapshots
+// written before the log).
 type header struct {
 	Version int
 	DBs     map[int]map[string]entry // version 1 only
+	Epoch   uint64
 }
 
 // record is one key of a version 2 snapshot.
@@ -115,34 +82,14 @@ type entry struct {
 	ZSet   map[string]float64
 }
 
-func save(m *miniredis.Miniredis, path string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), SnapshotFile+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	w := bufio.NewWriter(tmp)
-	if err := encode(m, gob.NewEncoder(w)); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+// save writes m to path atomically as snapshot number epoch.
+func save(m *miniredis.Miniredis, path string, epoch uint64) error {
+	return writeAtomic(path, func(w io.Writer) error { return encode(m, gob.NewEncoder(w), epoch) })
 }
 
 // encode writes the header, then every key of every database.
-func encode(m *miniredis.Miniredis, enc *gob.Encoder) error {
-	if err := enc.Encode(header{Version: 2}); err != nil {
+func encode(m *miniredis.Miniredis, enc *gob.Encoder, epoch uint64) error {
+	if err := enc.Encode(header{Version: 2, Epoch: epoch}); err != nil {
 		return err
 	}
 	for i := 0; i < maxDBs; i++ {
@@ -182,17 +129,19 @@ func encode(m *miniredis.Miniredis, enc *gob.Encoder) error {
 	return nil
 }
 
-func load(m *miniredis.Miniredis, path string) error {
+// load reads the snapshot at path into m and returns its epoch; none is
+// epoch 0, empty.
+func load(m *miniredis.Miniredis, path string) (uint64, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return 0, nil
 	}
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer f.Close()
-	damaged := func(err error) error {
-		return fmt.Errorf("damaged snapshot (remove it to start empty): %w", err)
+	damaged := func(err error) (uint64, error) {
+		return 0, fmt.Errorf("damaged snapshot (remove it and %s to start empty): %w", LogFile, err)
 	}
 	dec := gob.NewDecoder(bufio.NewReader(f))
 	var h header
@@ -202,14 +151,14 @@ func load(m *miniredis.Miniredis, path string) error {
 	for i, entries := range h.DBs { // version 1
 		for k, e := range entries {
 			if err := restore(m.DB(i), k, e); err != nil {
-				return err
+				return 0, err
 			}
 		}
 	}
 	for h.Version >= 2 {
 		var r record
 		if err := dec.Decode(&r); err == io.EOF {
-			return nil
+			return h.Epoch, nil
 		} else if err != nil {
 			return damaged(err)
 		}
@@ -217,10 +166,10 @@ func load(m *miniredis.Miniredis, path string) error {
 			return damaged(fmt.Errorf("database %d", r.DB))
 		}
 		if err := restore(m.DB(r.DB), r.Key, r.Entry); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return h.Epoch, nil
 }
 
 // restore writes one key back.
