@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/feria/feria/adapters/jobqueue"
+	"github.com/feria/feria/workers/tasks"
 )
 
 // Usage is printed for an unknown subcommand.
@@ -140,6 +143,17 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		srv, err := newWorkers(d, b, cfg.WorkerConcurrency)
 		if err != nil {
 			return err
+		}
+		if embeddedRedis {
+			// This process is the only one that uses the embedded Redis:
+			// a job still running there ran in a process that was killed.
+			n, err := jobqueue.ReleaseLeases(ctx, b.redis, time.Now(), tasks.Names()...)
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				log.Info("jobs of a stopped run released", slog.Int("jobs", n))
+			}
 		}
 		wg.Add(2)
 		go func() { defer wg.Done(); d.Relay.Run(runCtx) }()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/hibiken/asynq"
 
@@ -31,6 +32,54 @@ func TestRegisterQueues(t *testing.T) {
 			}
 			if info, err := insp.GetQueueInfo("bulk"); err != nil || info.Size != 0 {
 				t.Fatalf("bulk: %+v %v", info, err)
+			}
+		})
+	}
+}
+
+// A job whose worker is gone (here: stuck for good) runs again on the next
+// worker server as it starts once its lease is released, instead of a
+// minute after the lease would have lapsed.
+func TestReleaseLeases(t *testing.T) {
+	for name, newRedis := range testenv.Redises() {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			rdb := newRedis(t)
+			conn := asynq.RedisClientOpt{Addr: rdb.Options().Addr, DB: rdb.Options().DB}
+			q := asynq.NewClient(conn)
+			defer q.Close()
+			if _, err := q.Enqueue(asynq.NewTask("test:stuck", nil), asynq.TaskID("stuck")); err != nil {
+				t.Fatal(err)
+			}
+			stuck, again := make(chan struct{}), make(chan struct{})
+			release := make(chan struct{})
+			defer close(release)
+			gone := asynq.NewServer(conn, asynq.Config{Concurrency: 1, LogLevel: asynq.FatalLevel, ShutdownTimeout: time.Millisecond})
+			if err := gone.Start(asynq.HandlerFunc(func(context.Context, *asynq.Task) error {
+				close(stuck)
+				<-release
+				return nil
+			})); err != nil {
+				t.Fatal(err)
+			}
+			defer gone.Shutdown()
+			<-stuck
+			if n, err := jobqueue.ReleaseLeases(ctx, rdb, time.Now(), "default", "bulk"); err != nil || n != 1 {
+				t.Fatalf("released %d %v, want 1", n, err)
+			}
+			next := asynq.NewServer(conn, asynq.Config{Concurrency: 1, LogLevel: asynq.FatalLevel, DelayedTaskCheckInterval: 100 * time.Millisecond,
+				RetryDelayFunc: func(int, error, *asynq.Task) time.Duration { return 0 }})
+			if err := next.Start(asynq.HandlerFunc(func(context.Context, *asynq.Task) error {
+				close(again)
+				return nil
+			})); err != nil {
+				t.Fatal(err)
+			}
+			defer next.Shutdown()
+			select {
+			case <-again:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the released job did not run again")
 			}
 		})
 	}
