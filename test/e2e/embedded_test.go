@@ -23,12 +23,12 @@ type embeddedProcess struct {
 	logs *strings.Builder
 }
 
-func startEmbedded(t *testing.T, dir string) *embeddedProcess {
+func startEmbedded(t *testing.T, dir string, env ...string) *embeddedProcess {
 	t.Helper()
 	port := freePort(t)
 	cmd := exec.Command(feriaBinary(t), "all")
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "HTTP_ADDR=127.0.0.1:" + fmt.Sprint(port),
-		"DATA_DIR=" + dir, "SANDBOX_KEY=" + apptest.SandboxKey, "SHUTDOWN_TIMEOUT=5s"}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "HTTP_ADDR=127.0.0.1:" + fmt.Sprint(port),
+		"DATA_DIR=" + dir, "SANDBOX_KEY=" + apptest.SandboxKey, "SHUTDOWN_TIMEOUT=5s"}, env...)
 	p := &embeddedProcess{cmd: cmd, base: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &strings.Builder{}}
 	cmd.Stdout, cmd.Stderr = p.logs, p.logs
 	if err := cmd.Start(); err != nil {
