@@ -77,6 +77,18 @@ func crashCopy(t *testing.T, dir string) string {
 	return to
 }
 
+// crash starts a server on what a kill -9 of r now leaves, and checks
+// that it holds the same data as r.
+func (r *testRedis) crash(t *testing.T) *testRedis {
+	t.Helper()
+	before := dump(t, r)
+	after := openTest(t, crashCopy(t, r.d.dir), r.d.every)
+	if got := dump(t, after); got != before {
+		t.Fatalf("after the crash:\n%s\nbefore:\n%s", got, before)
+	}
+	return after
+}
+
 // dump is every key of databases 0-15 with its type, value and PTTL.
 func dump(t *testing.T, r *testRedis) string {
 	t.Helper()
@@ -196,18 +208,10 @@ func TestDurableCrashKeepsEveryAcknowledgedWrite(t *testing.T) {
 			if c.every < CompactSize && r.d.epoch == 0 {
 				t.Fatal("no compaction happened")
 			}
-			before := dump(t, r)
-			after := openTest(t, crashCopy(t, dir), c.every)
-			if got := dump(t, after); got != before {
-				t.Fatalf("after the crash:\n%s\nbefore:\n%s", got, before)
-			}
+			after := r.crash(t)
 			// The restarted server goes on where it stopped, crash again.
 			everything(t, after, 2)
-			before = dump(t, after)
-			again := openTest(t, crashCopy(t, after.d.dir), c.every)
-			if got := dump(t, again); got != before {
-				t.Fatalf("after the second crash:\n%s\nbefore:\n%s", got, before)
-			}
+			again := after.crash(t)
 			sha, err := again.rdb.ScriptLoad(context.Background(), `return redis.call('INCRBY', KEYS[1], ARGV[1])`).Result()
 			must(t, err)
 			if ok, err := again.rdb.ScriptExists(context.Background(), sha).Result(); err != nil || !ok[0] {
@@ -383,10 +387,7 @@ func TestDurableTransactionsOfTwoConnections(t *testing.T) {
 	if strings.Contains(before, "dirty") {
 		t.Fatalf("an aborted transaction wrote:\n%s", before)
 	}
-	after := openTest(t, crashCopy(t, dir), CompactSize)
-	if got := dump(t, after); got != before {
-		t.Fatalf("after the crash:\n%s\nbefore:\n%s", got, before)
-	}
+	r.crash(t)
 }
 
 // A command the server refuses is never replayed: without the password
@@ -418,10 +419,8 @@ func TestDurableRefusedCommandsAreNotReplayed(t *testing.T) {
 	resp2 := redis.NewClient(&redis.Options{Addr: r.opt.Addr, Password: r.opt.Password, Protocol: 2})
 	defer resp2.Close()
 	must(t, resp2.Set(ctx, "resp2", "1", 0).Err())
-	before := dump(t, r)
-	after := openTest(t, crashCopy(t, dir), CompactSize)
-	if got := dump(t, after); got != before || strings.Contains(got, "stranger") || strings.Contains(got, "wrong") {
-		t.Fatalf("after the crash:\n%s\nbefore:\n%s", got, before)
+	if got := dump(t, r.crash(t)); strings.Contains(got, "stranger") || strings.Contains(got, "wrong") {
+		t.Fatalf("after the crash:\n%s", got)
 	}
 	// The password is not in the log.
 	b, err := os.ReadFile(filepath.Join(dir, LogFile))

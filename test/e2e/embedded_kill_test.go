@@ -1,14 +1,11 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
-	"net/textproto"
 	"strings"
 	"sync"
 	"syscall"
@@ -78,32 +75,9 @@ func (c *callbackServer) received(id string) bool {
 	return c.seen[id] > 0
 }
 
-// call sends a request to the process with the headers given in pairs.
-func (p *embeddedProcess) call(t *testing.T, method, path, contentType string, body []byte, headers ...string) (int, string) {
-	t.Helper()
-	req, _ := http.NewRequest(method, p.base+path, bytes.NewReader(body))
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(b)
-}
-
 func (p *embeddedProcess) as(t *testing.T, token, method, path string, body any) (int, string) {
 	t.Helper()
-	b, _ := json.Marshal(body)
-	if body == nil {
-		b = nil
-	}
-	return p.call(t, method, path, "application/json", b, "Authorization", "Bearer "+token)
+	return p.call(t, method, path, "application/json", jsonBytes(body), "Authorization", "Bearer "+token)
 }
 
 // kill sends SIGKILL: nothing of feria's shutdown runs.
@@ -144,16 +118,9 @@ func (r *killRound) write(t *testing.T, p *embeddedProcess) {
 	if st, b := p.do(t, "POST", "/sandbox/contact_events", r.events); st != 200 || !strings.Contains(b, fmt.Sprintf(`"accepted":%d`, killEvents)) {
 		t.Fatalf("round %d: events: %d %s", r.n, st, b)
 	}
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	h := textproto.MIMEHeader{}
-	h.Set("Content-Disposition", `form-data; name="fiscal_document"; filename="factura.pdf"`)
-	h.Set("Content-Type", "application/pdf")
-	part, _ := mw.CreatePart(h)
-	part.Write(e2ePDF) //nolint:errcheck // a bytes.Buffer
-	mw.Close()
+	contentType, body := pdfForm(e2ePDF)
 	r.pack = 5000 + r.n
-	if st, b := p.call(t, "POST", fmt.Sprintf("/packs/%d/fiscal_documents", r.pack), mw.FormDataContentType(), body.Bytes(),
+	if st, b := p.call(t, "POST", fmt.Sprintf("/packs/%d/fiscal_documents", r.pack), contentType, body.Bytes(),
 		"Authorization", "Bearer APP_USR-seller"); st != 201 {
 		t.Fatalf("round %d: upload: %d %s", r.n, st, b)
 	}

@@ -65,14 +65,28 @@ func (p *embeddedProcess) stop(t *testing.T) {
 
 func (p *embeddedProcess) do(t *testing.T, method, path string, body any) (int, string) {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
+	return p.call(t, method, path, "application/json", jsonBytes(body), "X-Sandbox-Key", apptest.SandboxKey)
+}
+
+// jsonBytes is body in JSON; nil is no body.
+func jsonBytes(body any) []byte {
+	if body == nil {
+		return nil
 	}
-	req, _ := http.NewRequest(method, p.base+path, rd)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Sandbox-Key", apptest.SandboxKey)
+	b, _ := json.Marshal(body)
+	return b
+}
+
+// call sends a request to the process with the headers given in pairs.
+func (p *embeddedProcess) call(t *testing.T, method, path, contentType string, body []byte, headers ...string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, p.base+path, bytes.NewReader(body))
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

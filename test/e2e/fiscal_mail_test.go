@@ -118,18 +118,25 @@ func jsonCall(t *testing.T, in *app.Instance, method, path string, body any, hea
 
 var e2ePDF = []byte("%PDF-1.7\n1 0 obj<</Type/Catalog>>endobj\ntrailer<<>>\n%%EOF\n")
 
-func uploadPDF(t *testing.T, in *app.Instance, pack int, token string) (int, []byte) {
-	t.Helper()
+// pdfForm is the multipart body of an upload of pdf as factura.pdf, and
+// its content type.
+func pdfForm(pdf []byte) (string, *bytes.Buffer) {
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	h := textproto.MIMEHeader{}
 	h.Set("Content-Disposition", `form-data; name="fiscal_document"; filename="factura.pdf"`)
 	h.Set("Content-Type", "application/pdf")
 	pw, _ := w.CreatePart(h)
-	pw.Write(e2ePDF)
+	pw.Write(pdf) //nolint:errcheck // a bytes.Buffer
 	w.Close()
-	req := httptest.NewRequest("POST", fmt.Sprintf("/packs/%d/fiscal_documents?access_token=%s", pack, token), &body)
-	req.Header.Set("Content-Type", w.FormDataContentType())
+	return w.FormDataContentType(), &body
+}
+
+func uploadPDF(t *testing.T, in *app.Instance, pack int, token string) (int, []byte) {
+	t.Helper()
+	contentType, body := pdfForm(e2ePDF)
+	req := httptest.NewRequest("POST", fmt.Sprintf("/packs/%d/fiscal_documents?access_token=%s", pack, token), body)
+	req.Header.Set("Content-Type", contentType)
 	return call(t, in, req)
 }
 

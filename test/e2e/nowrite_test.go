@@ -1,10 +1,7 @@
 package e2e
 
 import (
-	"bytes"
-	"mime/multipart"
 	"net/http/httptest"
-	"net/textproto"
 	"net/url"
 	"os"
 	"regexp"
@@ -118,16 +115,9 @@ func sandbox(method, path, body string) func(*testing.T, *apptest.App, map[strin
 }
 
 func uploadPDFTo(a *apptest.App, path, token string) apptest.Response {
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	h := textproto.MIMEHeader{}
-	h.Set("Content-Disposition", `form-data; name="fiscal_document"; filename="factura.pdf"`)
-	h.Set("Content-Type", "application/pdf")
-	pw, _ := w.CreatePart(h)
-	pw.Write(docPDF) //nolint:errcheck // a bytes.Buffer
-	w.Close()
-	req := httptest.NewRequest("POST", path, &body)
-	req.Header.Set("Content-Type", w.FormDataContentType())
+	contentType, body := pdfForm(docPDF)
+	req := httptest.NewRequest("POST", path, body)
+	req.Header.Set("Content-Type", contentType)
 	req.Header.Set("Authorization", "Bearer "+token)
 	return a.Send(req)
 }
