@@ -21,6 +21,7 @@ func TestValidateOrder(t *testing.T) {
 		`items[0].quantity must be a positive integer`:                func(o *sales.Order) { o.Items[0].Quantity = 0 },
 		`items[0].item_id must be an item id of site MLA, got "MLB1"`: func(o *sales.Order) { o.Items[0].ItemID = "MLB1" },
 		`pack_id must be a positive integer or null`:                  func(o *sales.Order) { p := int64(-1); o.PackID = &p },
+		`status must be one of confirmed, payment_required, payment_in_process, partially_paid, paid, partially_refunded, pending_cancel, cancelled, got "sold"`: func(o *sales.Order) { o.Status = "sold" },
 	}
 	for want, edit := range cases {
 		c := o

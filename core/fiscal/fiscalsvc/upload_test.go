@@ -105,3 +105,34 @@ func TestUploadOtherConflict(t *testing.T) {
 		t.Fatalf("the refused file was kept: %d", blobs.Len())
 	}
 }
+
+// A delete removes the rows in one transaction, then the files: a file
+// whose removal fails stays behind unseen (no row names it), and the
+// delete still answers what it removed.
+func TestDeleteRowsThenFiles(t *testing.T) {
+	docs := fiscalporttest.NewMemory()
+	svc, blobs, _, ctx := setup(docs)
+	ids, err := svc.Upload(ctx, "7", []fiscal.File{{Name: "a.pdf", Data: pdf}})
+	if err != nil || len(ids) != 1 {
+		t.Fatalf("upload: %v %v", ids, err)
+	}
+	blobs.SetDown(true)
+	gone, err := svc.Delete(ctx, "7")
+	blobs.SetDown(false)
+	if err != nil || len(gone) != 1 || gone[0] != ids[0] {
+		t.Fatalf("delete with the file storage down: %v %v, want %v", gone, err, ids)
+	}
+	if d, _ := docs.ByPack(ctx, 7); len(d) != 0 {
+		t.Errorf("rows left: %v", d)
+	}
+	if blobs.Len() != 1 {
+		t.Errorf("%d files, want the one whose removal failed", blobs.Len())
+	}
+	// With the storage up, the file goes with its row.
+	if _, err := svc.Upload(ctx, "7", []fiscal.File{{Name: "a.pdf", Data: pdf}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Delete(ctx, "7"); err != nil || blobs.Len() != 1 {
+		t.Errorf("delete: %v, %d files, want only the earlier one left", err, blobs.Len())
+	}
+}

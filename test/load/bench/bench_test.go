@@ -72,6 +72,15 @@ func TestIntoDocReplacesOnlyBetweenTheMarkers(t *testing.T) {
 	if strings.Contains(got, "old table") || !strings.Contains(got, "| path | configuration | feria |") {
 		t.Errorf("the table did not replace the old one:\n%s", got)
 	}
+	// The method the table states: paths and anchors in interleaved rounds,
+	// the anchors behind HTTP in a service of their own, the ingestion
+	// anchor's fixed minimum of operations per event.
+	for _, want := range []string{"interleaved rounds", "the anchor service", "fiber + one bun primary-key select",
+		fmt.Sprintf("pipelined INCR ÷ %d ops per event", opsPerEvent)} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the table does not state %q:\n%s", want, got)
+		}
+	}
 	if !strings.HasPrefix(got, "# Performance\n\nintro\n\n"+beginMarker+"\n") || !strings.HasSuffix(got, endMarker+"\n\n## Later sections\n") {
 		t.Errorf("text outside the markers changed:\n%s", got)
 	}
