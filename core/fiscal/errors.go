@@ -9,7 +9,7 @@ import (
 
 // Errors of the module, one per documented answer of the contract's fiscal documents.
 // Where the marketplace documents a row's message, the sentinel carries it
-// word for word (the table in docs/decisions.md names each); a message
+// word for word (the table of docs/messages.md names each); a message
 // naming a pack, a seller, a type or a document is built by the functions
 // below from the same text.
 var (

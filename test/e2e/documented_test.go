@@ -16,8 +16,7 @@ import (
 	"github.com/feria/feria/test/apptest"
 )
 
-// row is one row of the table "Messages the marketplace documents" of
-// docs/decisions.md.
+// row is one row of the table of docs/messages.md.
 type row struct {
 	key, status, code, documented, feria string
 }
@@ -25,21 +24,17 @@ type row struct {
 // documentedRows reads the table.
 func documentedRows(t *testing.T) []row {
 	t.Helper()
-	b, err := os.ReadFile("../../docs/decisions.md")
+	b, err := os.ReadFile("../../docs/messages.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc := string(b)
-	i := strings.Index(doc, "\n## Messages the marketplace documents\n")
-	if i < 0 {
-		t.Fatal("docs/decisions.md has no section \"Messages the marketplace documents\"")
+	if !strings.HasPrefix(doc, "# Messages the marketplace documents\n") {
+		t.Fatal("docs/messages.md does not start with its heading \"Messages the marketplace documents\"")
 	}
 	var rows []row
 	unquote := func(s string) string { return strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(s), "`"), "`") }
-	for _, line := range strings.Split(doc[i+1:], "\n")[1:] {
-		if strings.HasPrefix(line, "## ") {
-			break
-		}
+	for _, line := range strings.Split(doc, "\n") {
 		if !strings.HasPrefix(line, "| `") {
 			continue
 		}

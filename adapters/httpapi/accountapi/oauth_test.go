@@ -30,7 +30,7 @@ func oauthErr(code, description, causeCode, causeMessage string) string {
 	return fmt.Sprintf(`{"error_description":%q,"error":%q,"status":400,"cause":[{"code":%q,"message":%q}]}`, description, code, causeCode, causeMessage)
 }
 
-// The documented descriptions of the OAuth errors (docs/decisions.md).
+// The documented descriptions of the OAuth errors (docs/messages.md).
 const (
 	invalidGrant   = "Error validating grant. Your authorization code or refresh token may be expired or it was already used"
 	invalidClient  = "invalid client_id and/or client_secret provided."
