@@ -4,9 +4,12 @@
 // applies fault rules and rate limits before the route) and the
 // /sandbox/faults, /sandbox/rate_limits and /sandbox/requests routes.
 //
-// Cost on a public request when no rule matches: one GET (the rules'
-// version) before the route and one pipelined LPUSH+LTRIM after it; a
-// matching rate limit adds its GCRA script, a matching fault rule its use.
+// Cost on a public request when no rule matches: a share of one GET (the
+// rules' version) before the route and of one pipelined LPUSH+LTRIM after
+// it, each sent once for every request waiting at that moment
+// (controlredis's group commit: alone, a request waits for a round trip of
+// its own; under load one round trip serves many); a matching rate limit
+// adds its GCRA script, a matching fault rule its use.
 // Without the sandbox (production) the rules cannot change, so none of
 // that is read or written: the limits are RATE_LIMITS, and a request no
 // limit matches costs no round trip at all.

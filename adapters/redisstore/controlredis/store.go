@@ -65,6 +65,8 @@ func keysOf(prefix string) keys {
 type Rules struct {
 	rdb redis.UniversalClient
 	k   keys
+	// versions reads the version once for every request waiting at once.
+	versions group[struct{}, string]
 
 	mu     sync.Mutex
 	read   bool   // a snapshot is cached
@@ -81,15 +83,24 @@ var _ controlport.Rules = (*Rules)(nil)
 
 // NewRules returns the rules kept under prefix.
 func NewRules(rdb redis.UniversalClient, prefix string) *Rules {
-	return &Rules{rdb: rdb, k: keysOf(prefix)}
+	r := &Rules{rdb: rdb, k: keysOf(prefix)}
+	r.versions.flush = func(ctx context.Context, _ []struct{}) (string, error) {
+		ver, err := r.rdb.Get(ctx, r.k.ver).Result()
+		if errors.Is(err, redis.Nil) {
+			return "", nil
+		}
+		return ver, err
+	}
+	return r
 }
 
-// Current reads the version; only when it moved since the last read are
-// the rules read again (one MULTI, so the rules and their version agree).
-// The snapshot's Used counts are those of the last full read.
+// Current reads the version (one GET for all the requests asking at once,
+// sent after each asked: group); only when it moved since the last read
+// are the rules read again (one MULTI, so the rules and their version
+// agree). The snapshot's Used counts are those of the last full read.
 func (r *Rules) Current(ctx context.Context) (controlport.Snapshot, error) {
-	ver, err := r.rdb.Get(ctx, r.k.ver).Result()
-	if err != nil && !errors.Is(err, redis.Nil) {
+	ver, err := r.versions.do(ctx, struct{}{})
+	if err != nil {
 		return controlport.Snapshot{}, translate(err)
 	}
 	r.mu.Lock()
@@ -301,28 +312,40 @@ func (l *Limiter) Allow(ctx context.Context, key string, perMinute int) (control
 type Journal struct {
 	rdb redis.UniversalClient
 	key string
+	// writes pushes the entries of every request finishing at once.
+	writes group[[]byte, struct{}]
 }
 
 var _ controlport.Journal = (*Journal)(nil)
 
 // NewJournal returns the journal kept under prefix.
 func NewJournal(rdb redis.UniversalClient, prefix string) *Journal {
-	return &Journal{rdb: rdb, key: keysOf(prefix).journal}
+	j := &Journal{rdb: rdb, key: keysOf(prefix).journal}
+	j.writes.flush = func(ctx context.Context, raws [][]byte) (struct{}, error) {
+		args := make([]any, len(raws))
+		for i, raw := range raws {
+			args[i] = raw
+		}
+		_, err := j.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+			p.LPush(ctx, j.key, args...)
+			p.LTrim(ctx, j.key, 0, control.JournalSize-1)
+			return nil
+		})
+		return struct{}{}, err
+	}
+	return j
 }
 
-// Append is one pipelined LPUSH+LTRIM: a single round trip, and the list
-// never holds more than JournalSize entries for long, whatever the
-// instances interleave.
+// Append writes the entry with the others of requests finishing at once
+// (group): one pipelined LPUSH of them all and an LTRIM, a single round
+// trip, returning once it is answered; the list never holds more than
+// JournalSize entries for long, whatever the instances interleave.
 func (j *Journal) Append(ctx context.Context, e control.Entry) error {
 	raw, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
-	_, err = j.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-		p.LPush(ctx, j.key, raw)
-		p.LTrim(ctx, j.key, 0, control.JournalSize-1)
-		return nil
-	})
+	_, err = j.writes.do(ctx, raw)
 	return translate(err)
 }
 

@@ -189,6 +189,9 @@ func (r *report) markdown(w io.Writer) {
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, l := range r.lines() {
 		rw, sd := l.rw, l.rw.sides[l.c]
+		if rw.of != nil && l.c != rw.firstSide() {
+			continue // a floor once: the text table has both
+		}
 		p50, p99 := sd.m.quantiles()
 		fmt.Fprintf(w, "| %s | %s | %s %s | %s: %s | %.3f | %s | %s / %s | %s | %s | %s | %.0f%% |\n", rw.name, l.config,
 			rate(sd.m.rate()*rw.perOp), rw.unit, rw.anchorName, rate(rw.anc.m.rate()*rw.perOp), rw.ratio(l.c),
@@ -241,31 +244,6 @@ func (r *report) markdown(w io.Writer) {
 	fmt.Fprintln(w, "The notices: the outbox messages the fiscal uploads of the run wrote, relayed by the worker, each job the buyer's e-mail (logged: no SMTP_URL) and the notification; "+
 		"timed from the worker's start. The copies: each a bulk job copying the 200 compatibilities of the read item onto a fresh item, asked for through the API at once; timed from the first request.")
 	fmt.Fprintln(w)
-	if r.o.embedded && r.embErr == nil {
-		fmt.Fprintf(w, "The embedded mode under the same load (one closed-loop run of each path; its world loaded through the sandbox alone: %d products, %d packs):\n",
-			r.embWorld.products, r.embWorld.packs)
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "| path | embedded | real backends, with the sandbox |")
-		fmt.Fprintln(w, "|---|---|---|")
-		for _, rw := range r.rows {
-			if rw.of != nil {
-				continue
-			}
-			fmt.Fprintf(w, "| %s | %s %s | %s %s |\n", rw.name, rate(rw.embedded), rw.unit, rate(rw.sides[sandboxed].m.rate()*rw.perOp), rw.unit)
-		}
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintln(w, "PostgreSQL storage at the end of the run (`pg_total_relation_size`: rows, indexes and TOAST; the world, the uploads and copies of the run):")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| table | rows | size | bytes per row |")
-	fmt.Fprintln(w, "|---|---|---|---|")
-	for _, s := range r.relSizes {
-		per := 0.0
-		if s.rows > 0 {
-			per = float64(s.bytes) / float64(s.rows)
-		}
-		fmt.Fprintf(w, "| %s | %d | %.1f MB | %.0f |\n", s.table, s.rows, float64(s.bytes)/(1<<20), per)
-	}
 }
 
 // The markers around the generated table in docs/performance.md.
