@@ -141,7 +141,7 @@ func (r *report) print(w io.Writer) {
 		fmt.Fprintf(w, " %12.12s", n)
 	}
 	fmt.Fprintln(w)
-	r.eachCPU(func(name, what string, sd *side) {
+	r.eachCPU(true, func(name, what string, sd *side) {
 		fmt.Fprintf(w, "%-44s %-16s", name, what)
 		for _, n := range cpuNames {
 			fmt.Fprintf(w, " %12.0f", sd.perOp(n))
@@ -199,14 +199,14 @@ func (r *report) markdown(w io.Writer) {
 			strings.ReplaceAll(l.clientText(), " / ", "; "), l.validText(), 100*max(sd.m.spread(), rw.anc.m.spread()))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "CPU per request (µs) of every process, over the rounds (PostgreSQL's own processes and MinIO are shared with the machine's other users):")
+	fmt.Fprintln(w, "CPU per request (µs) of every process, over the rounds, for each path and its anchor (the floors' in the printed table; PostgreSQL's own processes and MinIO are shared with the machine's other users):")
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "| path | side |")
 	for _, n := range cpuNames {
 		fmt.Fprintf(w, " %s |", n)
 	}
 	fmt.Fprintf(w, "\n|---|---|%s\n", strings.Repeat("---|", len(cpuNames)))
-	r.eachCPU(func(name, what string, sd *side) {
+	r.eachCPU(false, func(name, what string, sd *side) {
 		fmt.Fprintf(w, "| %s | %s |", name, what)
 		for _, n := range cpuNames {
 			fmt.Fprintf(w, " %s |", cpuText(sd.perOp(n)))
@@ -288,8 +288,9 @@ func (rw *row) met(c int) string {
 }
 
 // eachCPU calls f with every series whose CPU the tables show: each path
-// in each configuration, then each anchor once.
-func (r *report) eachCPU(f func(name, what string, sd *side)) {
+// in each configuration, then each anchor once (the floors' too, with
+// floors).
+func (r *report) eachCPU(floors bool, f func(name, what string, sd *side)) {
 	for _, rw := range r.rows {
 		if rw.of != nil {
 			continue
@@ -302,7 +303,7 @@ func (r *report) eachCPU(f func(name, what string, sd *side)) {
 	}
 	seen := map[string]bool{}
 	for _, rw := range r.rows {
-		if !seen[rw.anchorKey] {
+		if !seen[rw.anchorKey] && (floors || rw.of == nil) {
 			seen[rw.anchorKey] = true
 			f(rw.anchorName, "anchor", &rw.anc)
 		}
