@@ -48,7 +48,8 @@ fuzz:
 	@bash deploy/scripts/fuzz.sh "$(FUZZTIME)"
 
 # `make bench`: feria's hot paths beside their minimal anchors, RSS, a
-# worker's jobs/s (under 15 minutes); bench-quick in under 5; bench-all adds
+# worker's jobs/s (about 20 minutes: every path in both configurations);
+# bench-quick in under 5; bench-all adds
 # every Go benchmark and the per-area load runs (deploy/scripts/bench-*.sh).
 bench: services
 	@bash deploy/scripts/bench.sh full

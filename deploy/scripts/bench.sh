@@ -12,7 +12,7 @@
 # mode's RSS under the same load; the table is printed and written as
 # markdown to BENCH_MD (docs/performance.md keeps the latest full run's).
 # quick: 2 short rounds and a smaller world, under 5 minutes; full: 3
-# rounds, 100,000 products, under 15. all: full, then every Go benchmark
+# rounds, 100,000 products, about 20. all: full, then every Go benchmark
 # of feria against the real local services and each
 # deploy/scripts/bench-*.sh (the per-area load runs: contacts with
 # redis-benchmark, controls, shipping, webhooks).
