@@ -27,6 +27,16 @@ import (
 // this much.
 const CompactSize = 64 << 20
 
+// A replay takes about as long as its commands took to run (scripts that
+// count a batch of events run again). The log is also compacted once its
+// commands took longer than MinReplay and than writing a snapshot
+// SnapshotsPerReplay times, so that a start replays for a bounded time
+// while snapshots take a bounded share of the writes' time.
+const (
+	MinReplay          = time.Second
+	SnapshotsPerReplay = 4
+)
+
 // durable is the embedded Redis of a DATA_DIR. Every command that may
 // change data (or the meaning of a connection's later commands: SELECT,
 // MULTI, WATCH ...) goes through hook, which appends it to the command log
@@ -44,13 +54,15 @@ type durable struct {
 	ln       net.Listener
 	accepted sync.WaitGroup
 
-	mu        sync.Mutex // one logged command at a time; the fields below
-	cmds      *groupLog
-	epoch     uint64            // the snapshot the log continues
-	scripts   map[string]string // the scripts loaded (sha1 → source), which the next log loads first
-	compactAt int64             // the log's length that starts a compaction
-	every     int64             // CompactSize, or less in tests
-	closed    bool
+	mu         sync.Mutex // one logged command at a time; the fields below
+	cmds       *groupLog
+	epoch      uint64            // the snapshot the log continues
+	scripts    map[string]string // the scripts loaded (sha1 → source), which the next log loads first
+	compactAt  int64             // the log's length that starts a compaction
+	every      int64             // CompactSize, or less in tests
+	replayCost time.Duration     // how long the commands of the log took to run
+	snapCost   time.Duration     // how long the last snapshot took to write (or to read, at start)
+	closed     bool
 
 	conns  sync.Map // *server.Peer → *connState
 	nextID atomic.Uint64
@@ -227,12 +239,19 @@ func (d *durable) run(c *server.Peer, st *connState, args []string) {
 	d.srv.Dispatch(c, args)
 	st.dispatching = false
 	d.m.SetTime(time.Time{})
-	if d.cmds.length() >= d.compactAt && d.quiet() {
+	d.replayCost += time.Since(at)
+	if d.due() && d.quiet() {
 		if err := d.compact(); err != nil {
 			d.warn("embedded redis: compacting the command log failed; it goes on growing", err)
-			d.compactAt = d.cmds.length() + d.every
+			d.compactAt, d.replayCost = d.cmds.length()+d.every, 0
 		}
 	}
+}
+
+// due tells whether the log is long enough, or slow enough to replay, to
+// be compacted.
+func (d *durable) due() bool {
+	return d.cmds.length() >= d.compactAt || d.replayCost >= max(MinReplay, SnapshotsPerReplay*d.snapCost)
 }
 
 // note follows what a logged command does to the connection's state.
@@ -301,10 +320,11 @@ func (d *durable) compact() error {
 		return err
 	}
 	epoch := d.epoch + 1
+	start := time.Now()
 	if err := save(d.m, filepath.Join(d.dir, SnapshotFile), epoch); err != nil {
 		return err
 	}
-	d.epoch = epoch
+	d.epoch, d.snapCost = epoch, time.Since(start)
 	now := time.Now()
 	var pre []logRecord
 	shas := make([]string, 0, len(d.scripts))
@@ -330,7 +350,7 @@ func (d *durable) compact() error {
 		return err
 	}
 	d.cmds.replace(f, size)
-	d.compactAt = size + d.every
+	d.compactAt, d.replayCost = size+d.every, 0
 	return nil
 }
 
@@ -353,9 +373,12 @@ func openDurable(m *miniredis.Miniredis, dir, password string, every int64, log 
 	pipe.Close()
 	d := &durable{m: m, srv: m.Server(), password: password, dir: dir, log: log, every: every, scripts: map[string]string{}}
 	snapPath, logPath := filepath.Join(dir, SnapshotFile), filepath.Join(dir, LogFile)
+	start := time.Now()
 	if d.epoch, err = load(m, snapPath); err != nil {
 		return nil, fmt.Errorf("%s: %w", snapPath, err)
 	}
+	d.snapCost = time.Since(start)
+	start = time.Now()
 	peers := map[uint64]*server.Peer{}
 	var maxID uint64
 	replayed := 0
@@ -373,6 +396,7 @@ func openDurable(m *miniredis.Miniredis, dir, password string, every int64, log 
 		return nil
 	})
 	m.SetTime(time.Time{})
+	d.replayCost = time.Since(start)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (the snapshot %s and the log hold the data: keep both to investigate, remove both to start empty)",
 			logPath, err, SnapshotFile)
@@ -392,7 +416,8 @@ func openDurable(m *miniredis.Miniredis, dir, password string, every int64, log 
 		}
 		f, size = file, good
 		if log != nil {
-			log.Info("embedded redis: command log replayed", slog.String("path", logPath), slog.Int("commands", replayed))
+			log.Info("embedded redis: command log replayed", slog.String("path", logPath), slog.Int("commands", replayed),
+				slog.Duration("took", d.replayCost))
 		}
 	default: // none yet, or one the snapshot already holds
 		file, n, err := createLog(logPath, d.epoch, nil)

@@ -567,3 +567,26 @@ func TestDurableLogFailureStopsAcknowledging(t *testing.T) {
 		t.Fatalf("after the restart:\n%s", got)
 	}
 }
+
+// A log slow to replay is compacted however short it is: once its
+// commands took longer to run than MinReplay and than SnapshotsPerReplay
+// snapshots.
+func TestDurableCompactsALogSlowToReplay(t *testing.T) {
+	ctx := context.Background()
+	r := openTest(t, t.TempDir(), CompactSize)
+	must(t, r.rdb.Set(ctx, "k", "1", 0).Err())
+	if r.d.epoch != 0 {
+		t.Fatal("compacted already")
+	}
+	r.d.mu.Lock()
+	r.d.replayCost = MinReplay // as if its commands had taken that long
+	r.d.mu.Unlock()
+	must(t, r.rdb.Set(ctx, "k", "2", 0).Err())
+	r.d.mu.Lock()
+	epoch, cost := r.d.epoch, r.d.replayCost
+	r.d.mu.Unlock()
+	if epoch != 1 || cost >= MinReplay {
+		t.Fatalf("after a slow log: epoch %d, replay cost %s", epoch, cost)
+	}
+	r.crash(t)
+}
