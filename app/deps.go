@@ -52,10 +52,11 @@ type Deps struct {
 	ControlsRedis redis.UniversalClient
 	Modules       []Module
 
-	// accounts is Accounts as built, so that the module map can hand it the
-	// applications (built after it, because they check users).
-	accounts *accountsvc.Service
-	closers  []func()
+	// applications are the account module's way to the apps module, which
+	// the module map builds after it (applications check users) and puts
+	// here.
+	applications *applications
+	closers      []func()
 }
 
 // close releases what wire opened beside the queue clients.
@@ -88,7 +89,8 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	clock := clockdb.New(b.db)
-	accounts := accountsvc.New(accountdb.New(b.db), clock).WithTx(sqlstore.Tx{DB: b.db})
+	apps := &applications{}
+	accounts := accountsvc.New(accountsvc.Deps{Store: accountdb.New(b.db), Tx: sqlstore.Tx{DB: b.db}, Clock: clock, Applications: apps})
 	aq, err := asynqRedis(b.redis)
 	if err != nil {
 		return nil, err
@@ -100,14 +102,15 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 		Jobs:   workers.NewMetrics(reg),
 		Config: cfg, Log: log, DB: b.db, Tx: sqlstore.Tx{DB: b.db}, Redis: b.redis, Blobs: b.blobs,
 		Clock: clock, Accounts: accounts, Auth: httpapi.Auth{Tokens: accounts}, Registry: reg,
-		Queue: queue, Inspect: inspect, AsynqRedis: aq, accounts: accounts,
+		Queue: queue, Inspect: inspect, AsynqRedis: aq, applications: apps,
 	}
 	d.Relay = jobqueue.NewRelay(outboxdb.New(b.db), queue, clock, log, d.queueOf)
 	ctl := controlRedis(b.redis)
 	d.ControlsRedis = ctl
 	d.closers = append(d.closers, func() { ctl.Close() })
-	d.Controls = controlsvc.New(controlredis.NewRules(ctl, controlredis.DefaultPrefix),
-		controlredis.NewLimiter(ctl, controlredis.DefaultPrefix), controlredis.NewJournal(ctl, controlredis.DefaultPrefix), cfg.RateLimits)
+	d.Controls = controlsvc.New(controlsvc.Deps{Rules: controlredis.NewRules(ctl, controlredis.DefaultPrefix),
+		Limiter: controlredis.NewLimiter(ctl, controlredis.DefaultPrefix), Journal: controlredis.NewJournal(ctl, controlredis.DefaultPrefix),
+		Defaults: cfg.RateLimits})
 	if d.Modules, err = modules(d); err != nil {
 		queue.Close()
 		inspect.Close()
@@ -116,6 +119,10 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	}
 	return d, nil
 }
+
+// applications is the apps module as the account module sees it: set by
+// the module map before any request or job runs.
+type applications struct{ accountport.Applications }
 
 // queueOf is the queue of a task type: the one its module's row names, else
 // the default queue.

@@ -106,17 +106,20 @@ func modules(d *Deps) ([]Module, error) {
 	observers := &orderObservers{}
 	// Tokens may belong to applications, which check their users: the
 	// account module learns them once both exist.
-	apps := appssvc.New(appsdb.New(d.DB), d.Accounts)
-	d.accounts.WithApplications(apps)
+	apps := appssvc.New(appssvc.Deps{Store: appsdb.New(d.DB), Users: d.Accounts})
+	d.applications.Applications = apps
 	// The notifications to applications: every write path below that
 	// changes a resource of a topic tells hooks in its transaction.
 	hooks := webhookssvc.New(webhookssvc.Deps{Store: webhooksdb.New(d.DB), Apps: apps, Outbox: outboxdb.New(d.DB),
 		Sender: httpcallback.New(), Tx: d.Tx, Clock: d.Clock, Wall: kernel.SystemClock})
 	d.Registry.MustRegister(webhooksapi.NewCollector(hooks))
-	brands := brandssvc.New(brandsdb.New(d.DB), d.Accounts, d.Clock)
-	catalog := catalogsvc.New(catalogdb.New(d.DB), d.Accounts, d.Clock).WithOfficialStores(brands).WithChanges(hooks)
-	sales := salessvc.New(salesdb.New(d.DB), d.Accounts, catalog, d.Tx, d.Clock, observers).WithChanges(hooks)
-	flex := flexsvc.New(flexdb.New(d.DB), d.Accounts, sales, catalog, d.Clock).WithChanges(hooks, catalog, d.Tx)
+	brands := brandssvc.New(brandssvc.Deps{Store: brandsdb.New(d.DB), Users: d.Accounts, Clock: d.Clock})
+	catalog := catalogsvc.New(catalogsvc.Deps{Store: catalogdb.New(d.DB), Users: d.Accounts, OfficialStores: brands,
+		Changes: hooks, Tx: d.Tx, Clock: d.Clock})
+	sales := salessvc.New(salessvc.Deps{Orders: salesdb.New(d.DB), Users: d.Accounts, Items: catalog,
+		Observers: []salesport.OrderObserver{observers}, Changes: hooks, Tx: d.Tx, Clock: d.Clock})
+	flex := flexsvc.New(flexsvc.Deps{Store: flexdb.New(d.DB), Users: d.Accounts, Orders: sales, Catalog: catalog,
+		Changes: hooks, Items: catalog, Tx: d.Tx, Clock: d.Clock})
 	counters := contactsredis.New(d.Redis, contactsredis.DefaultPrefix)
 	// Counters of the layout before the year hashes get their months; a
 	// Redis that cannot be reached now is migrated at a later start (its
@@ -126,13 +129,17 @@ func modules(d *Deps) ([]Module, error) {
 		d.Log.Warn("contacts: the counters' month buckets are not migrated yet", slog.Any("err", err))
 	}
 	contactsStore := contactsdb.New(d.DB)
-	contacts := contactssvc.New(counters, contactsStore, contactsStore, d.Tx, d.Clock).WithChanges(hooks)
-	shipping := shippingsvc.New(shippingdb.New(d.DB), catalog, d.Accounts)
-	compat := compatsvc.New(compatdb.New(d.DB), d.Tx, outboxdb.New(d.DB), noteRules, d.Clock).WithItemWatch(catalog)
+	contacts := contactssvc.New(contactssvc.Deps{Counters: counters, Owners: contactsStore, Questions: contactsStore,
+		Changes: hooks, Tx: d.Tx, Clock: d.Clock})
+	shipping := shippingsvc.New(shippingsvc.Deps{Rates: shippingdb.New(d.DB), Catalog: catalog, Users: d.Accounts})
+	compat := compatsvc.New(compatsvc.Deps{Store: compatdb.New(d.DB), Tx: d.Tx, Outbox: outboxdb.New(d.DB), Notes: noteRules,
+		Items: catalog, Clock: d.Clock})
 	fiscal, err := fiscalService(d, hooks)
 	if err != nil {
 		return nil, err
 	}
+	conversations := messagingsvc.New(messagingsvc.Deps{Messages: messagingdb.New(d.DB), Packs: fiscaldb.New(d.DB)})
+	feed := notifysvc.New(notifysvc.Deps{Notifications: notifydb.New(d.DB)})
 
 	rows := []Module{
 		{
@@ -189,16 +196,8 @@ func modules(d *Deps) ([]Module, error) {
 			// The janitor of files no document names (uploads cut short by an outage).
 			Periodic: map[string]string{fiscalport.TaskSweepOrphans: "@every 1h"},
 		},
-		{
-			Name: "messaging",
-			Routes: func(r fiber.Router) {
-				messagingapi.Routes(r, messagingsvc.New(messagingdb.New(d.DB), fiscaldb.New(d.DB)), d.Auth)
-			},
-		},
-		{
-			Name:   "notify",
-			Routes: func(r fiber.Router) { notifyapi.Routes(r, notifysvc.New(notifydb.New(d.DB)), d.Auth) },
-		},
+		{Name: "messaging", Routes: func(r fiber.Router) { messagingapi.Routes(r, conversations, d.Auth) }},
+		{Name: "notify", Routes: func(r fiber.Router) { notifyapi.Routes(r, feed, d.Auth) }},
 		{
 			Name:          "webhooks",
 			Routes:        func(r fiber.Router) { webhooksapi.Routes(r, hooks, d.Auth) },

@@ -13,6 +13,7 @@ import (
 	"github.com/feria/feria/core/account"
 	"github.com/feria/feria/core/account/accountsvc"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/accountport/accountporttest"
 )
@@ -41,14 +42,13 @@ const cb = "https://app.example/cb"
 func oauthSetup(t *testing.T) (*accountsvc.Service, *clients, *clock) {
 	t.Helper()
 	clk := &clock{now: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
-	svc := accountsvc.New(accountporttest.NewMemory(), clk)
+	cs := &clients{known: map[int64]account.Client{789: {AppID: 789, Secret: "s3cret", Name: "my-integration", OwnerID: 1, RedirectURIs: []string{cb}}}}
+	svc := accountsvc.New(accountsvc.Deps{Store: accountporttest.NewMemory(), Tx: kerneltest.Tx{}, Clock: clk, Applications: cs})
 	for _, u := range []account.User{{ID: 1, SiteID: "MLA", UserType: "normal"}, {ID: 2, SiteID: "MLA", UserType: "normal"}, {ID: 3, SiteID: "MLB", UserType: "normal"}} {
 		if _, err := svc.PutUser(context.Background(), u); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cs := &clients{known: map[int64]account.Client{789: {AppID: 789, Secret: "s3cret", Name: "my-integration", OwnerID: 1, RedirectURIs: []string{cb}}}}
-	svc.WithApplications(cs)
 	return svc, cs, clk
 }
 

@@ -21,6 +21,19 @@ type Store interface {
 	accountport.Codes
 }
 
+// Deps is what the service needs.
+type Deps struct {
+	Store Store
+	// Tx runs the changes that write several rows (an issue, an exchange, a
+	// refresh, an approval) in one transaction: a failure leaves the code
+	// or the refresh token usable and no half-issued grant behind.
+	Tx    kernel.Tx
+	Clock kernel.Clock
+	// Applications are the clients tokens may belong to (the apps
+	// module).
+	Applications accountport.Applications
+}
+
 // Service implements accountport.Service.
 type Service struct {
 	store Store
@@ -31,40 +44,15 @@ type Service struct {
 
 var _ accountport.Service = (*Service)(nil)
 
-// New returns the account service.
-func New(store Store, clock kernel.Clock) *Service {
-	return &Service{store: store, clock: clock}
+// New returns the account service; it panics when a required port is nil.
+func New(d Deps) *Service {
+	kernel.MustWire(d)
+	return &Service{store: d.Store, clock: d.Clock, apps: d.Applications, tx: d.Tx}
 }
 
-// WithTx runs the changes that write several rows (an exchange, a refresh,
-// an approval) in one transaction of tx: a failure leaves the code or the
-// refresh token usable and no half-issued grant behind.
-func (s *Service) WithTx(tx kernel.Tx) *Service {
-	s.tx = tx
-	return s
-}
-
-// inTx runs fn in the service's transaction, or as is without one.
-func (s *Service) inTx(ctx context.Context, fn func(ctx context.Context) error) error {
-	if s.tx == nil {
-		return fn(ctx)
-	}
-	return s.tx.RunInTx(ctx, fn)
-}
-
-// WithApplications lets tokens belong to the applications apps knows; the
-// apps module is built after this one (it checks users), hence a setter.
-func (s *Service) WithApplications(apps accountport.Applications) *Service {
-	s.apps = apps
-	return s
-}
-
-// client returns an application's client; an unknown application (or no
-// applications at all) is ErrApplicationNotFound.
+// client returns an application's client; an unknown application is
+// ErrApplicationNotFound.
 func (s *Service) client(ctx context.Context, appID int64) (account.Client, error) {
-	if s.apps == nil {
-		return account.Client{}, account.ErrApplicationNotFound.Withf("application %d not found", appID)
-	}
 	c, err := s.apps.Client(ctx, appID)
 	if errors.Is(err, accountport.ErrNotFound) {
 		return c, account.ErrApplicationNotFound.Withf("application %d not found", appID).Wrap(err)
@@ -153,7 +141,7 @@ func (s *Service) issue(ctx context.Context, in account.Issue) (account.Grant, e
 	}
 	refresh := account.NewRefreshToken(in.UserID)
 	t := account.Token{Hash: account.Hash(value), UserID: in.UserID, AppID: in.AppID, ExpiresAt: now.Add(lifetime)}
-	err := s.inTx(ctx, func(ctx context.Context) error {
+	err := s.tx.RunInTx(ctx, func(ctx context.Context) error {
 		if err := s.store.AddToken(ctx, t); err != nil {
 			return err
 		}
@@ -207,7 +195,7 @@ func (s *Service) Refresh(ctx context.Context, refreshToken, clientID, clientSec
 		}
 	}
 	var g account.Grant
-	err = s.inTx(ctx, func(ctx context.Context) error {
+	err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
 		userID, appID, err := s.store.TakeRefresh(ctx, hash)
 		if errors.Is(err, accountport.ErrNotFound) {
 			return unknown.Wrap(err)
@@ -281,7 +269,7 @@ func (s *Service) Approve(ctx context.Context, r account.AuthRequest, userID int
 	code := account.NewCode(userID)
 	ac := account.AuthCode{Hash: account.Hash(code), AppID: c.AppID, UserID: userID, RedirectURI: r.RedirectURI,
 		Challenge: r.CodeChallenge, Method: r.Method(), ExpiresAt: s.clock.Now().Add(account.CodeLifetime)}
-	err = s.inTx(ctx, func(ctx context.Context) error {
+	err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
 		if err := s.apps.Grant(ctx, c.AppID, userID); err != nil {
 			return err
 		}
@@ -329,7 +317,7 @@ func (s *Service) ExchangeCode(ctx context.Context, ex account.Exchange) (accoun
 		return account.Grant{}, err
 	}
 	var g account.Grant
-	err = s.inTx(ctx, func(ctx context.Context) error {
+	err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
 		if err := s.store.TakeCode(ctx, hash, now); errors.Is(err, accountport.ErrNotFound) {
 			return unknown.Wrap(err)
 		} else if err != nil {

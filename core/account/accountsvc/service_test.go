@@ -9,6 +9,7 @@ import (
 	"github.com/feria/feria/core/account"
 	"github.com/feria/feria/core/account/accountsvc"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/accountport/accountporttest"
 )
@@ -17,10 +18,17 @@ type clock struct{ now time.Time }
 
 func (c *clock) Now() time.Time { return c.now }
 
+// setup builds the service on a store holding user 1, with no application.
 func setup(t *testing.T) (*accountsvc.Service, *clock) {
 	t.Helper()
+	return setupWith(t, apps{})
+}
+
+// setupWith is setup with the applications tokens may belong to.
+func setupWith(t *testing.T, applications accountport.Applications) (*accountsvc.Service, *clock) {
+	t.Helper()
 	clk := &clock{now: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
-	svc := accountsvc.New(accountporttest.NewMemory(), clk)
+	svc := accountsvc.New(accountsvc.Deps{Store: accountporttest.NewMemory(), Tx: kerneltest.Tx{}, Clock: clk, Applications: applications})
 	if _, err := svc.PutUser(context.Background(), account.User{ID: 1, Nickname: "S", SiteID: "MLA", UserType: "normal"}); err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +117,7 @@ func TestTokensOfAnApplication(t *testing.T) {
 	if _, err := svc.IssueToken(ctx, account.Issue{UserID: 1, AppID: 789}); !errors.Is(err, account.ErrApplicationNotFound) {
 		t.Fatalf("no applications known: %v", err)
 	}
-	svc.WithApplications(apps{789: "app-secret", 790: "other-secret"})
+	svc, _ = setupWith(t, apps{789: "app-secret", 790: "other-secret"})
 	if _, err := svc.IssueToken(ctx, account.Issue{UserID: 1, AppID: 7}); !errors.Is(err, account.ErrApplicationNotFound) {
 		t.Fatalf("unknown application: %v", err)
 	}

@@ -14,6 +14,13 @@ import (
 	"github.com/feria/feria/ports/appsport"
 )
 
+// Deps is what the service needs. Each write is one store call, so it
+// takes no transaction.
+type Deps struct {
+	Store appsport.Store
+	Users accountport.Service
+}
+
 // Service implements appsport.Service and the account module's
 // accountport.Applications.
 type Service struct {
@@ -26,9 +33,10 @@ var (
 	_ accountport.Applications = (*Service)(nil)
 )
 
-// New returns the apps service.
-func New(store appsport.Store, users accountport.Service) *Service {
-	return &Service{store: store, users: users}
+// New returns the apps service; it panics when a required port is nil.
+func New(d Deps) *Service {
+	kernel.MustWire(d)
+	return &Service{store: d.Store, users: d.Users}
 }
 
 // Put fills an application's defaults, validates it, checks that its owner

@@ -17,7 +17,7 @@ import (
 
 func setup() (*appssvc.Service, accountporttest.Users) {
 	users := accountporttest.NewUsers(account.User{ID: 123}, account.User{ID: 456})
-	return appssvc.New(appsporttest.NewMemory(), users), users
+	return appssvc.New(appssvc.Deps{Store: appsporttest.NewMemory(), Users: users}), users
 }
 
 func TestPut(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 func TestUserBrands(t *testing.T) {
 	ctx := context.Background()
 	m := brandsporttest.NewMemory()
-	s := brandssvc.New(m, users, &kerneltest.Clock{At: t0})
+	s := brandssvc.New(brandssvc.Deps{Store: m, Users: users, Clock: &kerneltest.Clock{At: t0}})
 	for _, b := range []brands.Brand{
 		{ID: 5001, SiteID: "MLA", Name: "Acme", Users: []int64{123, 789}},
 		{ID: 5002, SiteID: "MLA", Name: "Other"},

@@ -14,6 +14,14 @@ import (
 	"github.com/feria/feria/ports/brandsport"
 )
 
+// Deps is what the service needs. Each write is one store call, so it
+// takes no transaction.
+type Deps struct {
+	Store brandsport.Store
+	Users accountport.Service
+	Clock kernel.Clock
+}
+
 // Service implements brandsport.Service.
 type Service struct {
 	store brandsport.Store
@@ -23,9 +31,10 @@ type Service struct {
 
 var _ brandsport.Service = (*Service)(nil)
 
-// New returns the brands service.
-func New(store brandsport.Store, users accountport.Service, clock kernel.Clock) *Service {
-	return &Service{store: store, users: users, clock: clock}
+// New returns the brands service; it panics when a required port is nil.
+func New(d Deps) *Service {
+	kernel.MustWire(d)
+	return &Service{store: d.Store, users: d.Users, clock: d.Clock}
 }
 
 // PutBrand fills defaults, validates a brand, checks its users and stores

@@ -3,8 +3,6 @@ package brandssvc_test
 import (
 	"context"
 	"errors"
-	"github.com/feria/feria/core/kernel/kerneltest"
-	"github.com/feria/feria/ports/accountport/accountporttest"
 	"reflect"
 	"testing"
 	"time"
@@ -13,6 +11,8 @@ import (
 	"github.com/feria/feria/core/brands"
 	"github.com/feria/feria/core/brands/brandssvc"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
+	"github.com/feria/feria/ports/accountport/accountporttest"
 	"github.com/feria/feria/ports/brandsport/brandsporttest"
 )
 
@@ -50,7 +50,7 @@ func TestPutBrand(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := brandsporttest.NewMemory()
-			s := brandssvc.New(m, users, &kerneltest.Clock{At: t0})
+			s := brandssvc.New(brandssvc.Deps{Store: m, Users: users, Clock: &kerneltest.Clock{At: t0}})
 			b := body()
 			tt.edit(&b)
 			_, err := s.PutBrand(ctx, b)
@@ -73,7 +73,7 @@ func TestPutBrand(t *testing.T) {
 	t.Run("defaults, normalized name, dates, idempotent", func(t *testing.T) {
 		m := brandsporttest.NewMemory()
 		c := &kerneltest.Clock{At: t0}
-		s := brandssvc.New(m, users, c)
+		s := brandssvc.New(brandssvc.Deps{Store: m, Users: users, Clock: c})
 		got, err := s.PutBrand(ctx, body())
 		if err != nil {
 			t.Fatal(err)

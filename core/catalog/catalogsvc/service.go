@@ -20,34 +20,37 @@ import (
 	"github.com/feria/feria/ports/webhooksport"
 )
 
+// Deps is what the service needs.
+type Deps struct {
+	Store catalogport.Store
+	Users accountport.Service
+	// OfficialStores are the official stores a seller is bound to (area
+	// D), which PutItem checks an item's official_store_id against.
+	OfficialStores catalogport.OfficialStores
+	// Changes are the notifications to applications (topic items), told of
+	// every item whose public resource a write may have changed.
+	Changes webhooksport.Changes
+	// Tx holds an item's row and its notification in one transaction.
+	Tx    kernel.Tx
+	Clock kernel.Clock
+}
+
 // Service implements catalogport.Service.
 type Service struct {
 	store   catalogport.Store
 	users   accountport.Service
 	stores  catalogport.OfficialStores
 	changes webhooksport.Changes
+	tx      kernel.Tx
 	clock   kernel.Clock
 }
 
 var _ catalogport.Service = (*Service)(nil)
 
-// New returns the catalog service.
-func New(store catalogport.Store, users accountport.Service, clock kernel.Clock) *Service {
-	return &Service{store: store, users: users, clock: clock}
-}
-
-// WithOfficialStores makes PutItem check an item's official_store_id
-// against the official stores its seller is bound to (area D).
-func (s *Service) WithOfficialStores(stores catalogport.OfficialStores) *Service {
-	s.stores = stores
-	return s
-}
-
-// WithChanges tells the notifications to applications (topic items) of
-// every item whose public resource a write may have changed.
-func (s *Service) WithChanges(changes webhooksport.Changes) *Service {
-	s.changes = changes
-	return s
+// New returns the catalog service; it panics when a required port is nil.
+func New(d Deps) *Service {
+	kernel.MustWire(d)
+	return &Service{store: d.Store, users: d.Users, stores: d.OfficialStores, changes: d.Changes, tx: d.Tx, clock: d.Clock}
 }
 
 // ItemTouched tells the notifications what GET /items/{id} shows now, in
@@ -55,9 +58,6 @@ func (s *Service) WithChanges(changes webhooksport.Changes) *Service {
 // showed before. Other modules whose writes change the resource (the
 // compatibilities, local delivery) call it.
 func (s *Service) ItemTouched(ctx context.Context, id string) error {
-	if s.changes == nil {
-		return nil
-	}
 	v, err := s.ItemView(ctx, id)
 	if err != nil {
 		return err
@@ -66,9 +66,6 @@ func (s *Service) ItemTouched(ctx context.Context, id string) error {
 }
 
 func (s *Service) itemChanged(ctx context.Context, v catalog.ItemView) error {
-	if s.changes == nil {
-		return nil
-	}
 	return s.changes.Changed(ctx, webhooks.Change{Topic: webhooks.TopicItems, Resource: "/items/" + v.ID, UserID: v.SellerID, State: v})
 }
 
@@ -227,6 +224,19 @@ func (s *Service) PutItem(ctx context.Context, it catalog.Item) (catalog.ItemVie
 	if err := s.checkOfficialStore(ctx, it); err != nil {
 		return catalog.ItemView{}, err
 	}
+	var v catalog.ItemView
+	err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
+		var err error
+		v, err = s.storeItem(ctx, it)
+		return err
+	})
+	return v, err
+}
+
+// storeItem stores a checked item, keeping its date_created (and its
+// last_updated when nothing else changed), and tells the notifications
+// what it shows now.
+func (s *Service) storeItem(ctx context.Context, it catalog.Item) (catalog.ItemView, error) {
 	now := s.clock.Now()
 	it.DateCreated, it.LastUpdated = now, now
 	if old, err := s.store.Item(ctx, it.ID); err == nil {
@@ -252,9 +262,6 @@ func (s *Service) PutItem(ctx context.Context, it catalog.Item) (catalog.ItemVie
 // a given one must be among them. A seller bound to none is not checked,
 // because the sandbox loads brands after items (docs/decisions.md).
 func (s *Service) checkOfficialStore(ctx context.Context, it catalog.Item) error {
-	if s.stores == nil {
-		return nil
-	}
 	allowed, err := s.stores.OfficialStoreIDs(ctx, it.SellerID, it.SiteID)
 	if err != nil || len(allowed) == 0 {
 		return err

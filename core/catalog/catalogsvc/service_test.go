@@ -3,8 +3,6 @@ package catalogsvc_test
 import (
 	"context"
 	"errors"
-	"github.com/feria/feria/core/kernel/kerneltest"
-	"github.com/feria/feria/ports/accountport/accountporttest"
 	"reflect"
 	"testing"
 	"time"
@@ -13,8 +11,12 @@ import (
 	"github.com/feria/feria/core/catalog"
 	"github.com/feria/feria/core/catalog/catalogsvc"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/ports/accountport/accountporttest"
+	"github.com/feria/feria/ports/catalogport"
 	"github.com/feria/feria/ports/catalogport/catalogporttest"
+	"github.com/feria/feria/ports/webhooksport/webhooksporttest"
 )
 
 // users knows seller 123 of MLA and seller 200 of MLB; any other id is
@@ -38,7 +40,14 @@ func setup(t *testing.T) (*catalogsvc.Service, *catalogporttest.Memory, *kernelt
 	if err := m.UpsertCategory(context.Background(), cat); err != nil {
 		t.Fatal(err)
 	}
-	return catalogsvc.New(m, users, c), m, c
+	return newService(m, stores{}, c), m, c
+}
+
+// newService builds the service on m, with the official stores of sellers
+// os, a clock and fakes of every other port.
+func newService(m *catalogporttest.Memory, os catalogport.OfficialStores, c kernel.Clock) *catalogsvc.Service {
+	return catalogsvc.New(catalogsvc.Deps{Store: m, Users: users, OfficialStores: os, Changes: &webhooksporttest.Changes{},
+		Tx: kerneltest.Tx{}, Clock: c})
 }
 
 func str(s string) *string { return &s }
@@ -344,7 +353,7 @@ func TestPutItemOfficialStore(t *testing.T) {
 			if err := m.UpsertCategory(ctx, catalogporttest.Category("MLA1747", &yes)); err != nil {
 				t.Fatal(err)
 			}
-			s := catalogsvc.New(m, users, &kerneltest.Clock{At: t0}).WithOfficialStores(tt.stores)
+			s := newService(m, tt.stores, &kerneltest.Clock{At: t0})
 			v, err := s.PutItem(ctx, catalog.Item{ID: "MLA1100", SiteID: "MLA", SellerID: 123, Title: "A", CategoryID: "MLA1747", OfficialStoreID: tt.store})
 			if tt.is == nil {
 				if err != nil || !reflect.DeepEqual(v.OfficialStoreID, tt.store) {

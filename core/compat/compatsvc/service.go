@@ -16,6 +16,21 @@ import (
 	"github.com/feria/feria/ports/salesport"
 )
 
+// Deps is what the service needs.
+type Deps struct {
+	Store compatport.Store
+	// Tx holds every check-then-write on an item's compatibilities, with
+	// its outbox rows and what it tells Items, in one transaction.
+	Tx     kernel.Tx
+	Outbox outboxport.Outbox
+	Notes  compatport.NoteChecker
+	// Items is told, in the write's transaction, that an item's public
+	// resource (tags, HAS_COMPATIBILITIES) may have changed: the
+	// notifications compare it.
+	Items catalogport.ItemWatch
+	Clock kernel.Clock
+}
+
 // Service implements compatport.Service, compatport.Jobs and the order
 // observer that takes snapshots.
 type Service struct {
@@ -33,17 +48,10 @@ var (
 	_ salesport.OrderObserver = (*Service)(nil)
 )
 
-// New returns the service.
-func New(store compatport.Store, tx kernel.Tx, outbox outboxport.Outbox, notes compatport.NoteChecker, clock kernel.Clock) *Service {
-	return &Service{store: store, tx: tx, outbox: outbox, notes: notes, clock: clock}
-}
-
-// WithItemWatch makes every write of an item's compatibilities tell items,
-// in its transaction, that the item's public resource (tags,
-// HAS_COMPATIBILITIES) may have changed: the notifications compare it.
-func (s *Service) WithItemWatch(items catalogport.ItemWatch) *Service {
-	s.items = items
-	return s
+// New returns the service; it panics when a required port is nil.
+func New(d Deps) *Service {
+	kernel.MustWire(d)
+	return &Service{store: d.Store, tx: d.Tx, outbox: d.Outbox, notes: d.Notes, clock: d.Clock, items: d.Items}
 }
 
 // internal turns a store fault into a 500, but lets a *kernel.Error through
@@ -74,7 +82,7 @@ func (s *Service) inItem(ctx context.Context, itemID string, fn func(ctx context
 		if err := s.store.LockItem(ctx, itemID); err != nil {
 			return internal(err)
 		}
-		if err := fn(ctx); err != nil || s.items == nil {
+		if err := fn(ctx); err != nil {
 			return err
 		}
 		return internal0(s.items.ItemTouched(ctx, itemID))

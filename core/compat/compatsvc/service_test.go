@@ -3,7 +3,6 @@ package compatsvc_test
 import (
 	"context"
 	"errors"
-	"github.com/feria/feria/core/kernel/kerneltest"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,9 @@ import (
 	"github.com/feria/feria/core/compat"
 	"github.com/feria/feria/core/compat/compatsvc"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/core/sales"
+	"github.com/feria/feria/ports/catalogport/catalogporttest"
 	"github.com/feria/feria/ports/compatport"
 	"github.com/feria/feria/ports/compatport/compatporttest"
 )
@@ -84,7 +85,8 @@ func newEnv(t *testing.T) env {
 		}
 		return nil
 	})
-	svc := compatsvc.New(mem, mem, mem, checker, &kerneltest.Clock{At: now})
+	svc := compatsvc.New(compatsvc.Deps{Store: mem, Tx: mem, Outbox: mem, Notes: checker, Items: &catalogporttest.ItemWatch{},
+		Clock: &kerneltest.Clock{At: now}})
 	bg := context.Background()
 	return env{svc: svc, mem: mem,
 		seller: kernel.WithCaller(bg, kernel.Caller{UserID: 123, SiteID: "MLA"}),

@@ -19,28 +19,36 @@ import (
 	"github.com/feria/feria/ports/webhooksport"
 )
 
+// Deps is what the service needs.
+type Deps struct {
+	Counters  contactsport.Counters
+	Owners    contactsport.ItemOwners
+	Questions contactsport.Questions
+	// Changes are the notifications to applications (topic questions),
+	// told of every question asked, for the item's seller.
+	Changes webhooksport.Changes
+	// Tx holds a question, its notification and its contact in one
+	// transaction.
+	Tx    kernel.Tx
+	Clock kernel.Clock
+}
+
 // Service implements contactsport.Service.
 type Service struct {
 	counters  contactsport.Counters
 	owners    contactsport.ItemOwners
 	questions contactsport.Questions
+	changes   webhooksport.Changes
 	tx        kernel.Tx
 	clock     kernel.Clock
-	changes   webhooksport.Changes
 }
 
 var _ contactsport.Service = (*Service)(nil)
 
-// New builds the service.
-func New(c contactsport.Counters, o contactsport.ItemOwners, q contactsport.Questions, tx kernel.Tx, clock kernel.Clock) *Service {
-	return &Service{counters: c, owners: o, questions: q, tx: tx, clock: clock}
-}
-
-// WithChanges tells the notifications to applications (topic questions) of
-// every question asked, for the item's seller, in its transaction.
-func (s *Service) WithChanges(changes webhooksport.Changes) *Service {
-	s.changes = changes
-	return s
+// New builds the service; it panics when a required port is nil.
+func New(d Deps) *Service {
+	kernel.MustWire(d)
+	return &Service{counters: d.Counters, owners: d.Owners, questions: d.Questions, changes: d.Changes, tx: d.Tx, clock: d.Clock}
 }
 
 // ItemTotal counts an item's contacts between two dates.
@@ -304,11 +312,9 @@ func (s *Service) Ask(ctx context.Context, itemID, text string) (contacts.AskedQ
 		if err != nil {
 			return err
 		}
-		if s.changes != nil {
-			if err := s.changes.Changed(ctx, webhooks.Change{Topic: webhooks.TopicQuestions,
-				Resource: "/questions/" + strconv.FormatInt(q.ID, 10), UserID: seller}); err != nil {
-				return err
-			}
+		if err := s.changes.Changed(ctx, webhooks.Change{Topic: webhooks.TopicQuestions,
+			Resource: "/questions/" + strconv.FormatInt(q.ID, 10), UserID: seller}); err != nil {
+			return err
 		}
 		_, err = s.counters.Add(ctx, []contacts.Event{{ID: contacts.QuestionEventID(q.ID), ItemID: id,
 			SellerID: seller, Kind: contacts.Question, Date: q.DateCreated}})

@@ -3,16 +3,17 @@ package contactssvc_test
 import (
 	"context"
 	"errors"
-	"github.com/feria/feria/core/kernel/kerneltest"
 	"testing"
 	"time"
 
 	"github.com/feria/feria/core/contacts"
 	"github.com/feria/feria/core/contacts/contactssvc"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/ports/contactsport"
 	"github.com/feria/feria/ports/contactsport/contactsporttest"
+	"github.com/feria/feria/ports/webhooksport/webhooksporttest"
 )
 
 var now = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
@@ -21,7 +22,8 @@ func newSvc() (*contactssvc.Service, *contactsporttest.Counters, *contactsportte
 	c := contactsporttest.NewCounters()
 	q := &contactsporttest.Questions{}
 	o := &contactsporttest.Owners{Items: map[string]int64{"MLA1": 7, "MLA2": 7, "MLA3": 8}, Users: map[int64]bool{7: true, 8: true, 9: true}}
-	return contactssvc.New(c, o, q, kerneltest.Tx{}, &kerneltest.Clock{At: now}), c, q
+	return contactssvc.New(contactssvc.Deps{Counters: c, Owners: o, Questions: q, Changes: &webhooksporttest.Changes{},
+		Tx: kerneltest.Tx{}, Clock: &kerneltest.Clock{At: now}}), c, q
 }
 
 func in(id, item, typ, date string) contacts.EventInput {

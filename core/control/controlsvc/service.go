@@ -10,8 +10,22 @@ import (
 	"math/rand/v2"
 
 	"github.com/feria/feria/core/control"
+	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/ports/controlport"
 )
+
+// Deps is what the service needs.
+type Deps struct {
+	Rules   controlport.Rules
+	Limiter controlport.Limiter
+	Journal controlport.Journal
+	// Defaults are the rate limits in force until others are set; none:
+	// no limit.
+	Defaults []control.RateLimit
+	// Roll draws a number in [0, 1) for a rule's probability (tests set
+	// it). Nil: math/rand's Float64.
+	Roll func() float64 `wire:"optional"`
+}
 
 // Service implements controlport.Service.
 type Service struct {
@@ -25,16 +39,15 @@ type Service struct {
 
 var _ controlport.Service = (*Service)(nil)
 
-// New returns the controls on their stores; defaults are the rate limits
-// in force until others are set.
-func New(rules controlport.Rules, limiter controlport.Limiter, journal controlport.Journal, defaults []control.RateLimit) *Service {
-	return &Service{rules: rules, limiter: limiter, journal: journal, defaults: defaults, roll: rand.Float64}
-}
-
-// WithRoll replaces the draw of probabilities (tests).
-func (s *Service) WithRoll(roll func() float64) *Service {
-	s.roll = roll
-	return s
+// New returns the controls on their stores; it panics when a required
+// port is nil.
+func New(d Deps) *Service {
+	kernel.MustWire(d)
+	roll := d.Roll
+	if roll == nil {
+		roll = rand.Float64
+	}
+	return &Service{rules: d.Rules, limiter: d.Limiter, journal: d.Journal, defaults: d.Defaults, roll: roll}
 }
 
 func (s *Service) AddFault(ctx context.Context, in control.FaultInput) (control.Fault, error) {

@@ -24,8 +24,8 @@ type fixture struct {
 func newFixture() *fixture {
 	f := &fixture{rules: controlporttest.NewRules(), journal: controlporttest.NewJournal(), now: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
 	limiter := controlporttest.NewLimiter(func() time.Time { return f.now })
-	f.svc = New(f.rules, limiter, f.journal, []control.RateLimit{{Method: ptr("POST"), Path: "/limited", PerMinute: 2}}).
-		WithRoll(func() float64 { return f.draw })
+	f.svc = New(Deps{Rules: f.rules, Limiter: limiter, Journal: f.journal,
+		Defaults: []control.RateLimit{{Method: ptr("POST"), Path: "/limited", PerMinute: 2}}, Roll: func() float64 { return f.draw }})
 	return f
 }
 

@@ -3,15 +3,16 @@ package fiscalsvc_test
 import (
 	"context"
 	"errors"
-	"github.com/feria/feria/core/kernel/kerneltest"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/feria/feria/core/fiscal/fiscalsvc"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/core/notify"
 	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/ports/fiscalport"
+	"github.com/feria/feria/ports/fiscalport/fiscalporttest"
 )
 
 // feed is an in-memory notifyport.Notifications.
@@ -59,8 +60,9 @@ func (m *mailer) Send(_ context.Context, mail notify.Mail) error {
 func TestNotifyBuyerOnce(t *testing.T) {
 	f := &feed{m: map[string]notify.Notification{}}
 	m := &mailer{err: errors.New("smtp down")}
-	svc := fiscalsvc.New(fiscalsvc.Deps{Notifications: f, Mailer: m,
-		Clock: &kerneltest.Clock{At: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}})
+	d := deps(fiscalporttest.NewMemory())
+	d.Notifications, d.Mailer, d.Clock = f, m, &kerneltest.Clock{At: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
+	svc := fiscalsvc.New(d)
 	n := fiscalport.Notice{ID: "n1", Kind: notify.KindFiscalDocument, PackID: 7, BuyerID: 20, DocumentIDs: []string{"10_a"}}
 	ctx := context.Background()
 	// The mail server refuses: the job fails (asynq retries), the feed entry stays.

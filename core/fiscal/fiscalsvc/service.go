@@ -39,12 +39,13 @@ type Deps struct {
 	Accounts      accountport.Service
 	Tx            kernel.Tx
 	Clock         kernel.Clock
-	// Kick, when set, is called after a commit that wrote outbox messages,
-	// so that they are relayed now rather than at the relay's next tick.
-	Kick func()
-	// Changes, when set, is told of every billing message (topic messages,
-	// for the seller) in its transaction.
+	// Changes are the notifications to applications, told of every
+	// billing message (topic messages, for the seller) in its transaction.
 	Changes webhooksport.Changes
+	// Kick is called after a commit that wrote outbox messages, so that
+	// they are relayed now rather than at the relay's next tick. Nil: they
+	// wait for the tick.
+	Kick func() `wire:"optional"`
 }
 
 // Service implements fiscalport.Service and fiscalport.Jobs.
@@ -55,8 +56,9 @@ var (
 	_ fiscalport.Jobs    = (*Service)(nil)
 )
 
-// New returns the service.
+// New returns the service; it panics when a required port is nil.
 func New(d Deps) *Service {
+	kernel.MustWire(d)
 	if d.Kick == nil {
 		d.Kick = func() {}
 	}
@@ -303,10 +305,8 @@ func (s *Service) RequestBilling(ctx context.Context, packID, text string) (mess
 		if err := s.d.Messages.Add(ctx, m); err != nil {
 			return err
 		}
-		if s.d.Changes != nil {
-			if err := s.d.Changes.Changed(ctx, webhooks.Change{Topic: webhooks.TopicMessages, Resource: "/messages/" + m.ID, UserID: p.SellerID}); err != nil {
-				return err
-			}
+		if err := s.d.Changes.Changed(ctx, webhooks.Change{Topic: webhooks.TopicMessages, Resource: "/messages/" + m.ID, UserID: p.SellerID}); err != nil {
+			return err
 		}
 		return s.enqueue(ctx, fiscalport.TaskBillingRequested, notice, now)
 	})

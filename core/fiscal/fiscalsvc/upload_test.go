@@ -3,17 +3,21 @@ package fiscalsvc_test
 import (
 	"context"
 	"errors"
-	"github.com/feria/feria/core/kernel/kerneltest"
 	"testing"
 	"time"
 
 	"github.com/feria/feria/core/fiscal"
 	"github.com/feria/feria/core/fiscal/fiscalsvc"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
+	"github.com/feria/feria/core/notify"
+	"github.com/feria/feria/ports/accountport/accountporttest"
 	"github.com/feria/feria/ports/blobport/blobporttest"
 	"github.com/feria/feria/ports/fiscalport"
 	"github.com/feria/feria/ports/fiscalport/fiscalporttest"
+	"github.com/feria/feria/ports/messagingport/messagingporttest"
 	"github.com/feria/feria/ports/outboxport/outboxporttest"
+	"github.com/feria/feria/ports/webhooksport/webhooksporttest"
 )
 
 // packs serves the packs of a map, with their documents from docs.
@@ -46,12 +50,22 @@ func (racing) ByPack(context.Context, int64) ([]fiscal.Document, error) { return
 
 var pdf = []byte("%PDF-1.4\n%%EOF\n")
 
+// deps are the use cases' ports on docs and fakes: pack 7 (of seller 10
+// and buyer 20), files, messages, the feed, a mailer, the outbox and
+// nobody's accounts in memory.
+func deps(docs fiscalport.Documents) fiscalsvc.Deps {
+	return fiscalsvc.Deps{Documents: docs, Packs: packs{map[int64]fiscal.Pack{7: {ID: 7, SiteID: "MLA", SellerID: 10, BuyerID: 20}}, docs},
+		Files: &blobporttest.Memory{}, Messages: messagingporttest.NewMemory(), Notifications: &feed{m: map[string]notify.Notification{}},
+		Mailer: &mailer{}, Outbox: outboxporttest.NewMemory(), Accounts: accountporttest.NewUsers(), Tx: kerneltest.Tx{},
+		Clock: &kerneltest.Clock{At: time.Unix(0, 0).UTC()}, Changes: &webhooksporttest.Changes{}}
+}
+
 func setup(docs fiscalport.Documents) (*fiscalsvc.Service, *blobporttest.Memory, *outboxporttest.Memory, context.Context) {
 	blobs := &blobporttest.Memory{}
 	out := outboxporttest.NewMemory()
-	svc := fiscalsvc.New(fiscalsvc.Deps{Documents: docs, Packs: packs{map[int64]fiscal.Pack{7: {ID: 7, SiteID: "MLA", SellerID: 10, BuyerID: 20}}, docs},
-		Files: blobs, Outbox: out, Tx: kerneltest.Tx{}, Clock: &kerneltest.Clock{At: time.Unix(0, 0).UTC()}})
-	return svc, blobs, out, kernel.WithCaller(context.Background(), kernel.Caller{UserID: 10, SiteID: "MLA"})
+	d := deps(docs)
+	d.Files, d.Outbox = blobs, out
+	return fiscalsvc.New(d), blobs, out, kernel.WithCaller(context.Background(), kernel.Caller{UserID: 10, SiteID: "MLA"})
 }
 
 func TestUploadStorageDown(t *testing.T) {

@@ -204,7 +204,7 @@ func (s *Service) EnableItem(ctx context.Context, siteID, itemID string) error {
 	if err := flex.CheckItemOffers(f); err != nil {
 		return err
 	}
-	return s.inTx(ctx, func(ctx context.Context) error {
+	return s.tx.RunInTx(ctx, func(ctx context.Context) error {
 		added, err := s.store.EnableItem(ctx, itemID, s.clock.Now())
 		if err != nil {
 			return err
@@ -212,7 +212,7 @@ func (s *Service) EnableItem(ctx context.Context, siteID, itemID string) error {
 		if !added {
 			return flex.ErrAlreadyInFlex.Withf("item %s is already in flex", itemID)
 		}
-		return s.itemTouched(ctx, itemID)
+		return s.items.ItemTouched(ctx, itemID)
 	})
 }
 
@@ -226,11 +226,11 @@ func (s *Service) DisableItem(ctx context.Context, siteID, itemID string) error 
 		return err
 	}
 	removed := false
-	err = s.inTx(ctx, func(ctx context.Context) error {
+	err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
 		if removed, err = s.store.DisableItem(ctx, itemID); err != nil || !removed {
 			return err
 		}
-		return s.itemTouched(ctx, itemID)
+		return s.items.ItemTouched(ctx, itemID)
 	})
 	if err != nil || removed {
 		return err

@@ -20,49 +20,43 @@ import (
 	"github.com/feria/feria/ports/webhooksport"
 )
 
+// Deps is what the service needs.
+type Deps struct {
+	Store  flexport.Store
+	Users  accountport.Service
+	Orders salesport.Service
+	// Catalog tells which items offer the option.
+	Catalog catalogport.Service
+	// Changes are the notifications to applications, told of shipments
+	// (topics shipments and flex-handshakes).
+	Changes webhooksport.Changes
+	// Items is told of the item option, which changes the item's resource.
+	Items catalogport.ItemWatch
+	// Tx holds a write and what it tells Changes or Items in one
+	// transaction.
+	Tx    kernel.Tx
+	Clock kernel.Clock
+}
+
 // Service implements flexport.Service.
 type Service struct {
 	store   flexport.Store
 	users   accountport.Service
 	orders  salesport.Service
 	catalog catalogport.Service
-	clock   kernel.Clock
-	// What tells the notifications to applications of flex's changes;
-	// nil: nobody listens.
 	changes webhooksport.Changes
 	items   catalogport.ItemWatch
 	tx      kernel.Tx
-}
-
-// WithChanges tells the notifications of flex's changes in their
-// transaction: shipments (topics shipments and flex-handshakes) and the
-// item option, which changes the item's resource (through items).
-func (s *Service) WithChanges(changes webhooksport.Changes, items catalogport.ItemWatch, tx kernel.Tx) *Service {
-	s.changes, s.items, s.tx = changes, items, tx
-	return s
-}
-
-// inTx runs fn in a transaction when the service has one.
-func (s *Service) inTx(ctx context.Context, fn func(ctx context.Context) error) error {
-	if s.tx == nil {
-		return fn(ctx)
-	}
-	return s.tx.RunInTx(ctx, fn)
-}
-
-// itemTouched tells the item watch that the item's option changed.
-func (s *Service) itemTouched(ctx context.Context, itemID string) error {
-	if s.items == nil {
-		return nil
-	}
-	return s.items.ItemTouched(ctx, itemID)
+	clock   kernel.Clock
 }
 
 var _ flexport.Service = (*Service)(nil)
 
-// New returns the flex service; catalog tells which items offer the option.
-func New(store flexport.Store, users accountport.Service, orders salesport.Service, catalog catalogport.Service, clock kernel.Clock) *Service {
-	return &Service{store: store, users: users, orders: orders, catalog: catalog, clock: clock}
+// New returns the flex service; it panics when a required port is nil.
+func New(d Deps) *Service {
+	kernel.MustWire(d)
+	return &Service{store: d.Store, users: d.Users, orders: d.Orders, catalog: d.Catalog, changes: d.Changes,
+		items: d.Items, tx: d.Tx, clock: d.Clock}
 }
 
 // PutSubscription completes a subscription with defaults, validates it,
@@ -121,7 +115,7 @@ func (s *Service) PutShipment(ctx context.Context, sh flex.Shipment) (flex.Shipm
 		msg := fmt.Sprintf("order %d is of site %s, not %s", sh.OrderID, o.SiteID, sh.SiteID)
 		return sh, flex.ErrInvalidShipment.With(msg).WithCause("site_id", msg)
 	}
-	err = s.inTx(ctx, func(ctx context.Context) error {
+	err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
 		if err := s.store.UpsertShipment(ctx, sh); err != nil {
 			return err
 		}
@@ -136,9 +130,6 @@ func (s *Service) PutShipment(ctx context.Context, sh flex.Shipment) (flex.Shipm
 // shipmentChanged tells the notifications what GET /shipments/{id} and the
 // driver assignment show now, for the order's seller.
 func (s *Service) shipmentChanged(ctx context.Context, sh flex.Shipment, sellerID int64) error {
-	if s.changes == nil {
-		return nil
-	}
 	id := strconv.FormatInt(sh.ID, 10)
 	if err := s.changes.Changed(ctx, webhooks.Change{Topic: webhooks.TopicShipments, Resource: "/shipments/" + id,
 		UserID: sellerID, State: sh}); err != nil {

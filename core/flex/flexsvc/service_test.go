@@ -3,8 +3,6 @@ package flexsvc_test
 import (
 	"context"
 	"errors"
-	"github.com/feria/feria/core/kernel/kerneltest"
-	"github.com/feria/feria/ports/accountport/accountporttest"
 	"reflect"
 	"testing"
 	"time"
@@ -13,9 +11,13 @@ import (
 	"github.com/feria/feria/core/flex"
 	"github.com/feria/feria/core/flex/flexsvc"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/core/sales"
+	"github.com/feria/feria/ports/accountport/accountporttest"
+	"github.com/feria/feria/ports/catalogport/catalogporttest"
 	"github.com/feria/feria/ports/flexport/flexporttest"
 	"github.com/feria/feria/ports/salesport"
+	"github.com/feria/feria/ports/webhooksport/webhooksporttest"
 )
 
 var errDown = errors.New("backend down")
@@ -41,7 +43,8 @@ var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 func setup() (*flexsvc.Service, *flexporttest.Memory, *kerneltest.Clock) {
 	m := flexporttest.NewMemory()
 	c := &kerneltest.Clock{At: t0}
-	return flexsvc.New(m, users, orders{}, items{}, c), m, c
+	return flexsvc.New(flexsvc.Deps{Store: m, Users: users, Orders: orders{}, Catalog: items{}, Changes: &webhooksporttest.Changes{},
+		Items: &catalogporttest.ItemWatch{}, Tx: kerneltest.Tx{}, Clock: c}), m, c
 }
 
 // invalid checks an invalid error's message and first cause.

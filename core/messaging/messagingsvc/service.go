@@ -17,6 +17,13 @@ import (
 	"github.com/feria/feria/ports/messagingport"
 )
 
+// Deps is what the service needs. It only reads.
+type Deps struct {
+	Messages messagingport.Messages
+	// Packs tells who the seller and buyer of a pack are.
+	Packs fiscalport.Packs
+}
+
 // Service implements messagingport.Service.
 type Service struct {
 	messages messagingport.Messages
@@ -25,9 +32,10 @@ type Service struct {
 
 var _ messagingport.Service = (*Service)(nil)
 
-// New returns the service; packs tells who the seller and buyer of a pack are.
-func New(messages messagingport.Messages, packs fiscalport.Packs) *Service {
-	return &Service{messages: messages, packs: packs}
+// New returns the service; it panics when a required port is nil.
+func New(d Deps) *Service {
+	kernel.MustWire(d)
+	return &Service{messages: d.Messages, packs: d.Packs}
 }
 
 // Messages pages through a pack's conversation, for its seller and buyer.

@@ -13,13 +13,21 @@ import (
 	"github.com/feria/feria/ports/notifyport"
 )
 
+// Deps is what the service needs. It only reads.
+type Deps struct {
+	Notifications notifyport.Notifications
+}
+
 // Service implements notifyport.Service.
 type Service struct{ feed notifyport.Notifications }
 
 var _ notifyport.Service = (*Service)(nil)
 
-// New returns the service.
-func New(feed notifyport.Notifications) *Service { return &Service{feed: feed} }
+// New returns the service; it panics when a required port is nil.
+func New(d Deps) *Service {
+	kernel.MustWire(d)
+	return &Service{feed: d.Notifications}
+}
 
 // Notifications pages through the caller's feed. A request without a caller
 // is refused as the fiscal routes refuse it, the feed's first writer.

@@ -17,6 +17,23 @@ import (
 	"github.com/feria/feria/ports/webhooksport"
 )
 
+// Deps is what the service needs.
+type Deps struct {
+	Orders salesport.Orders
+	Users  accountport.Service
+	Items  catalogport.Service
+	// Observers are told of every stored order, in its transaction; none:
+	// nobody is.
+	Observers []salesport.OrderObserver
+	// Changes are the notifications to applications (topic orders_v2),
+	// told what GET /orders/{id} shows of every stored order.
+	Changes webhooksport.Changes
+	// Tx holds an order's row, its observers' writes and its notification
+	// in one transaction.
+	Tx    kernel.Tx
+	Clock kernel.Clock
+}
+
 // Service implements salesport.Service.
 type Service struct {
 	orders    salesport.Orders
@@ -30,16 +47,10 @@ type Service struct {
 
 var _ salesport.Service = (*Service)(nil)
 
-// New returns the sales service.
-func New(orders salesport.Orders, users accountport.Service, items catalogport.Service, tx kernel.Tx, clock kernel.Clock, observers ...salesport.OrderObserver) *Service {
-	return &Service{orders: orders, users: users, items: items, tx: tx, clock: clock, observers: observers}
-}
-
-// WithChanges tells the notifications to applications (topic orders_v2)
-// what GET /orders/{id} shows of every stored order, in its transaction.
-func (s *Service) WithChanges(changes webhooksport.Changes) *Service {
-	s.changes = changes
-	return s
+// New returns the sales service; it panics when a required port is nil.
+func New(d Deps) *Service {
+	kernel.MustWire(d)
+	return &Service{orders: d.Orders, users: d.Users, items: d.Items, observers: d.Observers, changes: d.Changes, tx: d.Tx, clock: d.Clock}
 }
 
 func invalid(field, format string, args ...any) error {
@@ -96,9 +107,6 @@ func (s *Service) PutOrder(ctx context.Context, o sales.Order) (sales.Order, err
 			if err := ob.OrderStored(ctx, o, first); err != nil {
 				return err
 			}
-		}
-		if s.changes == nil {
-			return nil
 		}
 		return s.changes.Changed(ctx, webhooks.Change{Topic: webhooks.TopicOrders,
 			Resource: "/orders/" + strconv.FormatInt(o.ID, 10), UserID: o.SellerID, State: o.View()})

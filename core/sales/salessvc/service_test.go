@@ -3,18 +3,19 @@ package salessvc_test
 import (
 	"context"
 	"errors"
-	"github.com/feria/feria/core/kernel/kerneltest"
-	"github.com/feria/feria/ports/accountport/accountporttest"
 	"testing"
 	"time"
 
 	"github.com/feria/feria/core/account"
 	"github.com/feria/feria/core/catalog"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/core/sales"
 	"github.com/feria/feria/core/sales/salessvc"
+	"github.com/feria/feria/ports/accountport/accountporttest"
 	"github.com/feria/feria/ports/catalogport"
 	"github.com/feria/feria/ports/salesport"
+	"github.com/feria/feria/ports/webhooksport/webhooksporttest"
 )
 
 type orders struct{ m map[int64]sales.Order }
@@ -61,7 +62,8 @@ func TestPutOrderTellsObservers(t *testing.T) {
 	now := t0
 	ob := &observer{}
 	store := &orders{m: map[int64]sales.Order{}}
-	svc := salessvc.New(store, users, items{}, kerneltest.Tx{}, &kerneltest.Clock{At: now}, ob)
+	svc := salessvc.New(salessvc.Deps{Orders: store, Users: users, Items: items{}, Observers: []salesport.OrderObserver{ob},
+		Changes: &webhooksporttest.Changes{}, Tx: kerneltest.Tx{}, Clock: &kerneltest.Clock{At: now}})
 	o := sales.Order{ID: 1, SiteID: "MLA", SellerID: 123, BuyerID: 456, Status: "paid", Items: []sales.OrderItem{{ItemID: "MLA1100", Quantity: 1}}}
 	if _, err := svc.PutOrder(ctx, o); err != nil {
 		t.Fatal(err)

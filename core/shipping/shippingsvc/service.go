@@ -18,6 +18,14 @@ import (
 	"github.com/feria/feria/ports/shippingport"
 )
 
+// Deps is what the service needs. Its one write (a rate table) is one
+// store call, so it takes no transaction.
+type Deps struct {
+	Rates   shippingport.Rates
+	Catalog shippingport.Catalog
+	Users   shippingport.Users
+}
+
 // Service implements shippingport.Service.
 type Service struct {
 	rates   shippingport.Rates
@@ -27,9 +35,10 @@ type Service struct {
 
 var _ shippingport.Service = (*Service)(nil)
 
-// New returns the shipping service.
-func New(rates shippingport.Rates, catalog shippingport.Catalog, users shippingport.Users) *Service {
-	return &Service{rates: rates, catalog: catalog, users: users}
+// New returns the shipping service; it panics when a required port is nil.
+func New(d Deps) *Service {
+	kernel.MustWire(d)
+	return &Service{rates: d.Rates, catalog: d.Catalog, users: d.Users}
 }
 
 // badParam is a 400 naming the query or path parameter at fault.

@@ -97,7 +97,7 @@ func newWorld() (*Service, *world, *shippingporttest.Memory) {
 		account.User{ID: 3, SiteID: "MLA", Reputation: ptr("red")}, account.User{ID: 4, SiteID: "MLA"},
 		account.User{ID: 5, SiteID: "MLB", Reputation: ptr("green")})
 	rates := shippingporttest.NewMemory()
-	return New(rates, w, sellers{known: users, calls: w.calls}), w, rates
+	return New(Deps{Rates: rates, Catalog: w, Users: sellers{known: users, calls: w.calls}}), w, rates
 }
 
 func params(kv ...string) func(string) string {

@@ -33,8 +33,9 @@ type Deps struct {
 	// Wall is real time: delays between attempts run on it even while the
 	// sandbox clock is frozen.
 	Wall kernel.Clock
-	// Sleep waits d or until ctx ends; nil sleeps for real.
-	Sleep func(ctx context.Context, d time.Duration) error
+	// Sleep waits d or until ctx ends (tests set it). Nil: it sleeps for
+	// real.
+	Sleep func(ctx context.Context, d time.Duration) error `wire:"optional"`
 }
 
 // Service implements webhooksport.Service and webhooksport.Jobs.
@@ -48,8 +49,9 @@ var (
 	_ webhooksport.Jobs    = (*Service)(nil)
 )
 
-// New returns the service.
+// New returns the service; it panics when a required port is nil.
 func New(d Deps) *Service {
+	kernel.MustWire(d)
 	if d.Sleep == nil {
 		d.Sleep = sleep
 	}

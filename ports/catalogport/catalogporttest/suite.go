@@ -1,5 +1,6 @@
 // Package catalogporttest is the contract suite every catalogport.Store
-// implementation must pass.
+// implementation must pass, with an in-memory Store and an ItemWatch that
+// records what it is told, for use-case tests.
 package catalogporttest
 
 import (

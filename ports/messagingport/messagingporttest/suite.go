@@ -1,5 +1,6 @@
 // Package messagingporttest holds the contract suite of the messaging
-// module's storage port, run against every adapter.
+// module's storage port, run against every adapter, and an in-memory
+// Messages fake for use-case tests.
 package messagingporttest
 
 import (

@@ -1,5 +1,6 @@
 // Package webhooksporttest holds in-memory fakes of the webhooks ports (the
-// store and a sender) and the contract suite every store must pass.
+// store, a sender, and the Changes other modules tell) and the contract
+// suite every store must pass.
 package webhooksporttest
 
 import (

@@ -1,0 +1,11 @@
+package messagingporttest
+
+import (
+	"testing"
+
+	"github.com/feria/feria/ports/messagingport"
+)
+
+func TestMemory(t *testing.T) {
+	TestMessages(t, func(testing.TB) messagingport.Messages { return NewMemory() })
+}
