@@ -51,7 +51,7 @@ type Config struct {
 	// out (the journal; faults and rate limits); not environment variables:
 	// the controls' load run measures what they cost.
 	NoJournal, NoGuard bool
-	// FixturesFile is a world loaded at start-up, in the shape of POST
+	// FixturesFile is a fixtures file loaded at start-up, in the shape of POST
 	// /sandbox/fixtures; empty: none.
 	FixturesFile string
 }
@@ -93,7 +93,7 @@ var Variables = []Variable{
 	{Name: "WORKER_RETRY_DELAY", Unset: "a growing backoff, 15-45 s before the first retry, longer after", Meaning: "a duration (`1s`): the wait before every retry of a failed job, or of one whose worker died, instead (for tests)"},
 	{Name: "WORKER_DELAYED_CHECK", Default: "5s", Meaning: "how often a worker moves retried and scheduled jobs that are due back to their queue"},
 	{Name: "RATE_LIMITS", Unset: "the marketplace's documented limits (docs/sandbox.md)", Meaning: "the default rate limits, as the body of `PUT /sandbox/rate_limits`: `{\"rules\": [{\"method\": \"POST\", \"path\": \"/items/*/compatibilities\", \"per_minute\": 100}]}`; `{\"rules\": []}` for none"},
-	{Name: "FIXTURES_FILE", Unset: "no world is loaded", Meaning: "a JSON file in the shape of `POST /sandbox/fixtures`, loaded whole at start-up (`serve`, `all`) before the API listens; a refused entry stops start-up with a log line naming it"},
+	{Name: "FIXTURES_FILE", Unset: "no fixtures are loaded", Meaning: "a JSON file in the shape of `POST /sandbox/fixtures`, loaded whole at start-up (`serve`, `all`) before the API listens; a refused entry stops start-up with a log line naming it"},
 }
 
 // variable returns the declared variable of name; reading an undeclared

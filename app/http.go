@@ -127,7 +127,7 @@ func (d *Deps) collections() []sandboxapi.Collection {
 	return out
 }
 
-// loadFixtures loads the world file of FIXTURES_FILE as POST
+// loadFixtures loads the fixtures file of FIXTURES_FILE as POST
 // /sandbox/fixtures would, all or nothing, and logs what it loaded or the
 // entry it refused.
 func loadFixtures(ctx context.Context, d *Deps, path string) error {

@@ -110,7 +110,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if err := d.Clock.Reload(ctx); err != nil {
 		return err
 	}
-	// The world file is loaded once the backends answer and before the
+	// The fixtures file is loaded once the backends answer and before the
 	// API listens, so that no client sees part of it.
 	if cfg.FixturesFile != "" && cmd != "worker" {
 		if err := loadFixtures(ctx, d, cfg.FixturesFile); err != nil {

@@ -1,4 +1,4 @@
-// Package catalog holds the world parts listings live in: categories (with
+// Package catalog holds what listings of parts live in: categories (with
 // their shipping preferences and compatibility settings), catalog domains
 // (the compatibility dump entries), catalog products (families of parents and
 // children) and items, with the rules that validate them.

@@ -22,7 +22,7 @@ type Service interface {
 	// Users returns the users among ids in one read, in any order; unknown
 	// ids are left out.
 	Users(ctx context.Context, ids []int64) ([]account.User, error)
-	// PutUser validates and upserts a user (the sandbox's world setup).
+	// PutUser validates and upserts a user (the sandbox's fixtures).
 	PutUser(ctx context.Context, u account.User) (account.User, error)
 	// IssueToken issues a token of the user, of an application when
 	// in.AppID is set (which must exist).

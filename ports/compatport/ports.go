@@ -124,7 +124,8 @@ func (f NoteCheckFunc) CheckNote(ctx context.Context, siteID, note string) error
 }
 
 // Store keeps compatibilities, item states, snapshots and done jobs, and
-// reads the world (items, categories, domains, products, orders). Every
+// reads other modules' tables (items, categories, domains, products,
+// orders). Every
 // method joins the transaction carried by ctx.
 type Store interface {
 	// Item returns the item with its category's settings, or ErrNotFound.

@@ -110,7 +110,7 @@ type Documents interface {
 	Stored(ctx context.Context, keys []string) (map[string]bool, error)
 }
 
-// Packs reads packs from the orders of the world.
+// Packs reads packs from the sales module's orders.
 type Packs interface {
 	// Pack returns the pack with that id; ErrPackNotFound when no order
 	// belongs to it.

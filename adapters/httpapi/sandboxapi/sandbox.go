@@ -29,7 +29,7 @@ type Config struct {
 	// Collections are every module's collections in the order docs/sandbox.md
 	// applies fixtures in (users first, contact events last).
 	Collections []Collection
-	// Resets empty every store of the world on DELETE /sandbox, in order:
+	// Resets empty every store of the sandbox's data on DELETE /sandbox, in order:
 	// the database first, then what lives beside it.
 	Resets []sandboxport.Resetter
 	Tx     kernel.Tx
@@ -117,7 +117,7 @@ func (s *server) put(c *fiber.Ctx, col Collection) error {
 	return c.JSON(out)
 }
 
-// fixtures applies a whole world in one transaction (Load).
+// fixtures applies a whole fixtures body in one transaction (Load).
 func (s *server) fixtures(c *fiber.Ctx) error {
 	if len(strings.TrimSpace(string(c.Body()))) == 0 {
 		return httpapi.ErrBadBody.With("request body is empty").WithCause("body", "a JSON body is required")
@@ -129,8 +129,8 @@ func (s *server) fixtures(c *fiber.Ctx) error {
 	return c.JSON(fiber.Map{"loaded": loaded})
 }
 
-// Load applies a fixtures body (POST /sandbox/fixtures, or the world file
-// read at start-up) in one transaction: every entry is written, in the
+// Load applies a fixtures body (POST /sandbox/fixtures, or the fixtures
+// file read at start-up) in one transaction: every entry is written, in the
 // order of collections, then what lives outside the database is applied;
 // any failure rolls the database back and leaves the rest untouched. The
 // error of a bad entry names its collection and index.

@@ -1,7 +1,7 @@
 // Package compatdb implements compatport.Store on bun, for PostgreSQL and
 // SQLite: compatibilities, item states, order snapshots and done copy jobs,
-// and the reads of the world (items, categories, domains, products, orders)
-// the rules need.
+// and the reads of other modules' tables (items, categories, domains,
+// products, orders) the rules need.
 package compatdb
 
 import (

@@ -14,7 +14,7 @@ import (
 // loaded, renamed into another family, made a child), so that a count whose
 // domain is unchanged may be answered from a copy (compatdb's count cache),
 // as compat_versions does for lists (20261127000100). PostgreSQL
-// bumps once per statement (a world loads products by the thousand).
+// bumps once per statement (fixtures load products by the thousand).
 func init() {
 	All.MustRegister(func(ctx context.Context, db *bun.DB) error {
 		if !sqlstore.IsPostgres(db) {

@@ -1,6 +1,9 @@
 // Package migrations holds feria's schema as bun migrations. Each module adds
 // its own file; statements are written for PostgreSQL and translated for
-// SQLite by Exec, so one migration runs on both databases.
+// SQLite by Exec, so one migration runs on both databases. bun records a
+// migration by the number its file name starts with (the words after it are
+// a comment it does not store): a file may be renamed after its number,
+// never renumbered.
 package migrations
 
 import (

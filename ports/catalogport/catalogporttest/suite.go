@@ -17,8 +17,8 @@ import (
 	"github.com/feria/feria/ports/catalogport"
 )
 
-// Env is a fresh store with the hooks the suite needs into the rest of the
-// world: users (items reference them), the compatibility tables (facts are
+// Env is a fresh store with the hooks the suite needs into other modules'
+// tables: users (items reference them), the compatibility tables (facts are
 // derived from them) and the store's indexes.
 type Env struct {
 	Store catalogport.Store
@@ -93,7 +93,7 @@ func same(t *testing.T, what string, got, want any) {
 	}
 }
 
-// TestStore runs the contract suite; newEnv returns a fresh, empty world.
+// TestStore runs the contract suite; newEnv returns a fresh, empty store.
 func TestStore(t *testing.T, newEnv func(t *testing.T) Env) {
 	ctx := context.Background()
 	yes, no := true, false

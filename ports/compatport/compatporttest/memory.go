@@ -21,7 +21,7 @@ import (
 type Memory struct {
 	mu   sync.Mutex
 	txMu sync.Mutex // transactions run one at a time, which is what LockItem asks
-	w    memWorld
+	w    memRows
 }
 
 var (
@@ -42,8 +42,8 @@ type memCategory struct {
 	settings *compat.CategorySettings
 }
 
-// memWorld is every row the fake holds; clone copies it for rollback.
-type memWorld struct {
+// memRows is every row the fake holds; clone copies it for rollback.
+type memRows struct {
 	users      map[int64]bool
 	categories map[string]memCategory
 	domains    map[string]compat.Domain
@@ -67,8 +67,8 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 }
 
 // clone copies the containers; stored values are never mutated in place.
-func (w memWorld) clone() memWorld {
-	return memWorld{users: cloneMap(w.users), categories: cloneMap(w.categories), domains: cloneMap(w.domains),
+func (w memRows) clone() memRows {
+	return memRows{users: cloneMap(w.users), categories: cloneMap(w.categories), domains: cloneMap(w.domains),
 		products: cloneMap(w.products), attrs: cloneMap(w.attrs), items: cloneMap(w.items), orders: cloneMap(w.orders),
 		compats: append([]compat.Compatibility(nil), w.compats...), states: cloneMap(w.states),
 		snapshots: cloneMap(w.snapshots), jobs: cloneMap(w.jobs), outbox: append([]outboxport.Message(nil), w.outbox...)}
@@ -76,7 +76,7 @@ func (w memWorld) clone() memWorld {
 
 // NewMemory returns an empty fake.
 func NewMemory() *Memory {
-	return &Memory{w: memWorld{users: map[int64]bool{}, categories: map[string]memCategory{}, domains: map[string]compat.Domain{},
+	return &Memory{w: memRows{users: map[int64]bool{}, categories: map[string]memCategory{}, domains: map[string]compat.Domain{},
 		products: map[string]compat.Product{}, attrs: map[string][]Attr{}, items: map[string]compat.Item{},
 		orders: map[int64]memOrder{}, states: map[string]compat.State{}, snapshots: map[int64]compat.Snapshot{},
 		jobs: map[string]bool{}}}
@@ -85,7 +85,7 @@ func NewMemory() *Memory {
 // Env is the fake as a contract-suite environment.
 func (m *Memory) Env() Env { return Env{Store: m, Tx: m, Seed: m.Seed()} }
 
-// Seed returns the Seeder that writes the fake's memWorld rows.
+// Seed returns the Seeder that writes the fake's memRows rows.
 func (m *Memory) Seed() Seeder { return memSeeder{m} }
 
 // memSeeder is the fake's Seeder (its Item and Domain would clash with the
@@ -206,7 +206,7 @@ func (m *Memory) SetClaim(id int64, hasClaim bool) {
 	m.w.orders[id] = o
 }
 
-// --- Store: the memWorld ---
+// --- Store: the memRows ---
 
 func (m *Memory) lock() func() {
 	m.mu.Lock()

@@ -20,7 +20,8 @@ import (
 // Attr is one attribute of a seeded product.
 type Attr struct{ ID, ValueID, ValueName string }
 
-// Seeder writes the world rows a Store reads; the adapter's test provides it.
+// Seeder writes the rows of other modules a Store reads; the adapter's test
+// provides it.
 type Seeder interface {
 	User(t testing.TB, id int64)
 	Category(t testing.TB, id, siteID string, settings *compat.CategorySettings)
@@ -73,9 +74,10 @@ var settings = &compat.CategorySettings{Required: true, NoteStatus: compat.Enabl
 var link = compat.DomainLink{CompatibleDomainID: "MLA-CARS_AND_VANS", Type: "EXTENSION",
 	RestrictionValues: []compat.RestrictionValue{{AttributeID: "POSITION", Values: []compat.ValueEntry{{ValueID: "1", ValueName: "Delantera"}}}}}
 
-// world seeds a seller, a part category and domain, a vehicle domain with a
-// parent and three children (two Ford Ka, one Fiat), and an item.
-func world(t *testing.T, e Env) compat.Item {
+// seedItem seeds a seller, a part category and domain, a vehicle domain
+// with a parent and three children (two Ford Ka, one Fiat), and an item of
+// the seller, which it returns.
+func seedItem(t *testing.T, e Env) compat.Item {
 	e.Seed.User(t, 123)
 	e.Seed.Category(t, "MLA1747", "MLA", settings)
 	e.Seed.Domain(t, "MLA-CAR_SHOCK_ABSORBERS", "MLA", []compat.DomainLink{link})
@@ -104,7 +106,7 @@ func must(t *testing.T, err error) {
 }
 
 func testItem(t *testing.T, e Env) {
-	want := world(t, e)
+	want := seedItem(t, e)
 	got, err := e.Store.Item(ctx, "MLA1100")
 	must(t, err)
 	if !reflect.DeepEqual(got, want) {
@@ -124,7 +126,7 @@ func testItem(t *testing.T, e Env) {
 }
 
 func testDomains(t *testing.T, e Env) {
-	world(t, e)
+	seedItem(t, e)
 	e.Seed.Domain(t, "MLB-CARS", "MLB", nil)
 	d, err := e.Store.Domain(ctx, "MLA-CAR_SHOCK_ABSORBERS")
 	must(t, err)
@@ -158,7 +160,7 @@ func ids(ps []compat.Product) []string {
 }
 
 func testFamilies(t *testing.T, e Env) {
-	world(t, e)
+	seedItem(t, e)
 	dom := "MLA-CARS_AND_VANS"
 	cases := []struct {
 		name string
@@ -202,7 +204,7 @@ func newCompat(id, product string, at time.Time) compat.Compatibility {
 // adds it (the insert itself skips a stored vehicle; a read-then-insert
 // failed on the unique index).
 func testConcurrentAdds(t *testing.T, e Env) {
-	world(t, e)
+	seedItem(t, e)
 	at := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	const callers = 6
 	var wg sync.WaitGroup
@@ -233,7 +235,7 @@ func testConcurrentAdds(t *testing.T, e Env) {
 }
 
 func testCompatibilities(t *testing.T, e Env) {
-	world(t, e)
+	seedItem(t, e)
 	at := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	a := newCompat("c1", "MLA101", at)
 	a.Note, a.NoteStatus = "solo 5 puertas", compat.NotePending
@@ -300,7 +302,7 @@ func testCompatibilities(t *testing.T, e Env) {
 }
 
 func testRollback(t *testing.T, e Env) {
-	world(t, e)
+	seedItem(t, e)
 	boom := errors.New("boom")
 	err := e.Tx.RunInTx(ctx, func(ctx context.Context) error {
 		if _, err := e.Store.AddCompatibilities(ctx, []compat.Compatibility{newCompat("c1", "MLA101", time.Now())}); err != nil {
@@ -322,7 +324,7 @@ func testRollback(t *testing.T, e Env) {
 }
 
 func testState(t *testing.T, e Env) {
-	world(t, e)
+	seedItem(t, e)
 	st, err := e.Store.State(ctx, "MLA1100")
 	must(t, err)
 	if !reflect.DeepEqual(st, compat.State{ItemID: "MLA1100", UniversalDomainIDs: []string{}}) {
@@ -350,7 +352,7 @@ func testListing(t *testing.T, e Env) {
 	if _, err := e.Store.Listing(ctx, "MLA1100"); !errors.Is(err, compatport.ErrNotFound) {
 		t.Fatalf("unknown item: %v", err)
 	}
-	world(t, e)
+	seedItem(t, e)
 	l, err := e.Store.Listing(ctx, "MLA1100")
 	must(t, err)
 	if l.SellerID != 123 || l.UniversalDomainIDs != nil || len(l.Compatibilities) != 0 {
@@ -399,7 +401,7 @@ func testListing(t *testing.T, e Env) {
 }
 
 func testSnapshots(t *testing.T, e Env) {
-	world(t, e)
+	seedItem(t, e)
 	e.Seed.User(t, 456)
 	at := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	c1 := newCompat("c1", "MLA101", at)
@@ -461,7 +463,7 @@ func testSnapshots(t *testing.T, e Env) {
 }
 
 func testSuggestions(t *testing.T, e Env) {
-	it := world(t, e)
+	it := seedItem(t, e)
 	cp := "MLA777"
 	it.CatalogProductID = &cp
 	e.Seed.Item(t, it)

@@ -1,6 +1,6 @@
-// Package compatdbtest seeds the world rows compatibilities read (users,
-// categories, domains, products, items, orders) straight into a database,
-// for the store's contract suite and its benchmarks.
+// Package compatdbtest seeds the rows of other modules that compatibilities
+// read (users, categories, domains, products, items, orders) straight into a
+// database, for the store's contract suite and its benchmarks.
 package compatdbtest
 
 import (

@@ -6,11 +6,11 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// The world every area reads: the catalog (categories, vehicle and part
-// domains, products with an attribute index for family selectors), items,
-// orders and packs, official stores, local-delivery subscriptions and
-// shipments. Nested resources the API shows whole are JSONB; what queries
-// filter or join on is a column.
+// The tables every area reads: the catalog's (categories, vehicle and part
+// domains, products with an attribute index for family selectors, items),
+// the sales module's orders and packs, the brands module's official stores
+// and flex's local-delivery subscriptions and shipments. Nested resources
+// the API shows whole are JSONB; what queries filter or join on is a column.
 func init() {
 	All.MustRegister(func(ctx context.Context, db *bun.DB) error {
 		return Exec(ctx, db,
