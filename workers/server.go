@@ -6,6 +6,7 @@ package workers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -83,7 +84,7 @@ func NewServer(redis asynq.RedisConnOpt, cfg Config, log *slog.Logger, m *Metric
 		ShutdownTimeout: cfg.ShutdownTimeout,
 		RetryDelayFunc:  retryDelay,
 		IsFailure:       func(err error) bool { _, ok := retryIn(err); return !ok },
-		Logger:          asynqLogger{log},
+		Logger:          newAsynqLogger(log),
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
 			if _, ok := retryIn(err); ok {
 				log.Debug("job again later", slog.String("type", t.Type()), slog.Any("why", err))
@@ -105,7 +106,7 @@ func NewServer(redis asynq.RedisConnOpt, cfg Config, log *slog.Logger, m *Metric
 		s.srvs = append(s.srvs, asynq.NewServer(redis, lane))
 	}
 	s.mux.Use(s.observe)
-	s.sched = asynq.NewScheduler(redis, &asynq.SchedulerOpts{Location: time.UTC, Logger: asynqLogger{log}})
+	s.sched = asynq.NewScheduler(redis, &asynq.SchedulerOpts{Location: time.UTC, Logger: newAsynqLogger(log)})
 	return s
 }
 
@@ -207,11 +208,19 @@ func (q *QueueCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// asynqLogger routes asynq's own log lines through slog.
+// asynqLogger routes asynq's own log lines through slog: what asynq says
+// is the line's message (asynq passes it as fmt.Sprint's arguments), and
+// "component" says who said it.
 type asynqLogger struct{ log *slog.Logger }
 
-func (l asynqLogger) Debug(args ...any) { l.log.Debug("asynq", slog.Any("msg", args)) }
-func (l asynqLogger) Info(args ...any)  { l.log.Info("asynq", slog.Any("msg", args)) }
-func (l asynqLogger) Warn(args ...any)  { l.log.Warn("asynq", slog.Any("msg", args)) }
-func (l asynqLogger) Error(args ...any) { l.log.Error("asynq", slog.Any("msg", args)) }
-func (l asynqLogger) Fatal(args ...any) { l.log.Error("asynq fatal", slog.Any("msg", args)) }
+func newAsynqLogger(log *slog.Logger) asynqLogger {
+	return asynqLogger{log.With(slog.String("component", "asynq"))}
+}
+
+func (l asynqLogger) Debug(args ...any) { l.log.Debug(fmt.Sprint(args...)) }
+func (l asynqLogger) Info(args ...any)  { l.log.Info(fmt.Sprint(args...)) }
+func (l asynqLogger) Warn(args ...any)  { l.log.Warn(fmt.Sprint(args...)) }
+func (l asynqLogger) Error(args ...any) { l.log.Error(fmt.Sprint(args...)) }
+
+// Fatal is logged as an error: asynq exits the process after it.
+func (l asynqLogger) Fatal(args ...any) { l.log.Error(fmt.Sprint(args...), slog.Bool("fatal", true)) }
