@@ -33,6 +33,7 @@ type Config struct {
 	AdminKey          string
 	SMTPURL           string // empty: e-mails are logged
 	LogLevel          slog.Level
+	LogFormat         string // "text", "json", or empty: text when the log goes to a terminal
 	ShutdownTimeout   time.Duration
 	WorkerConcurrency int
 	// WorkerRetryDelay is the wait before a failed job runs again; zero is
@@ -87,7 +88,8 @@ var Variables = []Variable{
 	{Name: "SANDBOX_KEY", Unset: "sandbox disabled (404); the embedded mode makes one and prints it", Meaning: "the `X-Sandbox-Key` of `/sandbox`"},
 	{Name: "ADMIN_KEY", Unset: "dashboard disabled", Meaning: "password of user `admin` on `/admin/jobs`"},
 	{Name: "SMTP_URL", Unset: "e-mails are logged", Meaning: "`smtp://user:pass@host:587` for buyer e-mails"},
-	{Name: "LOG_LEVEL", Default: "info", Meaning: "`debug`, `info`, `warn` or `error` (JSON logs on stdout)"},
+	{Name: "LOG_LEVEL", Default: "info", Meaning: "`debug`, `info`, `warn` or `error` (logs go to stderr)"},
+	{Name: "LOG_FORMAT", Unset: "`text` when stderr is a terminal, `json` otherwise", Meaning: "`text` (lines for a person) or `json` (one JSON object a line, one value a key)"},
 	{Name: "SHUTDOWN_TIMEOUT", Default: "20s", Meaning: "how long in-flight requests and jobs may finish after SIGTERM"},
 	{Name: "WORKER_CONCURRENCY", Default: "10", Meaning: "jobs processed at once by a worker process"},
 	{Name: "WORKER_RETRY_DELAY", Unset: "a growing backoff, 15-45 s before the first retry, longer after", Meaning: "a duration (`1s`): the wait before every retry of a failed job, or of one whose worker died, instead (for tests)"},
@@ -166,6 +168,11 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL"))); err != nil {
 		return c, fmt.Errorf("LOG_LEVEL: want debug, info, warn or error, got %q", vals["LOG_LEVEL"])
+	}
+	switch c.LogFormat = env("LOG_FORMAT"); c.LogFormat {
+	case "", "text", "json":
+	default:
+		return c, fmt.Errorf("LOG_FORMAT: want text or json, got %q", vals["LOG_FORMAT"])
 	}
 	if c.ShutdownTimeout, err = time.ParseDuration(env("SHUTDOWN_TIMEOUT")); err != nil || c.ShutdownTimeout <= 0 {
 		return c, fmt.Errorf("SHUTDOWN_TIMEOUT: want a positive duration such as 20s, got %q", vals["SHUTDOWN_TIMEOUT"])
@@ -251,6 +258,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Bool("admin", c.AdminKey != ""),
 		slog.String("smtp_url", mask(c.SMTPURL)),
 		slog.String("log_level", c.LogLevel.String()),
+		slog.String("log_format", c.LogFormat),
 		slog.Int("worker_concurrency", c.WorkerConcurrency),
 		slog.Duration("worker_retry_delay", c.WorkerRetryDelay),
 		slog.Duration("worker_delayed_check", c.WorkerDelayedCheck),

@@ -29,13 +29,13 @@ func TestLoadConfigReal(t *testing.T) {
 	c, err := LoadConfig(envOf(map[string]string{
 		"DATABASE_URL": "postgres://u:secret@db:5432/feria", "REDIS_URL": "redis://r:6379/2",
 		"S3_ENDPOINT": "minio:9000", "S3_ACCESS_KEY": "a", "S3_SECRET_KEY": "b", "S3_USE_SSL": "true",
-		"LOG_LEVEL": "debug", "HTTP_ADDR": "127.0.0.1:9999", "SHUTDOWN_TIMEOUT": "3s",
+		"LOG_LEVEL": "debug", "LOG_FORMAT": "json", "HTTP_ADDR": "127.0.0.1:9999", "SHUTDOWN_TIMEOUT": "3s",
 		"WORKER_RETRY_DELAY": "1s", "WORKER_DELAYED_CHECK": "250ms",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Embedded() || !c.S3UseSSL || c.LogLevel != slog.LevelDebug || c.ShutdownTimeout != 3*time.Second ||
+	if c.Embedded() || !c.S3UseSSL || c.LogLevel != slog.LevelDebug || c.LogFormat != "json" || c.ShutdownTimeout != 3*time.Second ||
 		c.WorkerRetryDelay != time.Second || c.WorkerDelayedCheck != 250*time.Millisecond {
 		t.Fatalf("config: %+v", c)
 	}
@@ -49,6 +49,7 @@ func TestLoadConfigErrorsNameTheVariable(t *testing.T) {
 	cases := map[string]map[string]string{
 		"S3_USE_SSL":           {"S3_USE_SSL": "maybe"},
 		"LOG_LEVEL":            {"LOG_LEVEL": "loud"},
+		"LOG_FORMAT":           {"LOG_FORMAT": "yaml"},
 		"SHUTDOWN_TIMEOUT":     {"SHUTDOWN_TIMEOUT": "soon"},
 		"WORKER_CONCURRENCY":   {"WORKER_CONCURRENCY": "0"},
 		"HTTP_ADDR":            {"HTTP_ADDR": "8080"},

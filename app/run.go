@@ -33,8 +33,10 @@ const Usage = `usage: feria <command>
 const EmbeddedMemoryLimit = 150 << 20
 
 // Run is the whole program: main only calls it. It returns when ctx ends
-// (SIGTERM/SIGINT) and everything has shut down.
-func Run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+// (SIGTERM/SIGINT) and everything has shut down. stdout gets what the
+// command is asked for (help, the sandbox key the embedded mode made),
+// stderr the log.
+func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) != 1 {
 		return errors.New(Usage)
 	}
@@ -53,7 +55,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	if cmd == "health" {
 		return health(ctx, cfg.HTTPAddr)
 	}
-	log := slog.New(slog.NewJSONHandler(stdout, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	log := newLogger(stderr, cfg.LogFormat, cfg.LogLevel)
 	if cfg.Embedded() && debug.SetMemoryLimit(-1) == math.MaxInt64 {
 		// The embedded mode holds its data in this process (the in-process
 		// Redis, SQLite's cache): a soft limit makes the collector run

@@ -89,6 +89,25 @@ func (p *embeddedProcess) kill(t *testing.T) {
 	p.cmd.Wait() //nolint:errcheck // killed
 }
 
+// loadKillWorld loads killWorld(rounds) into p, the compatibilities of
+// MLA1100 that each round copies (it returns how many) and the
+// application 789 posting to cb.
+func loadKillWorld(t *testing.T, p *embeddedProcess, cb *callbackServer, rounds int) int {
+	t.Helper()
+	if st, b := p.do(t, "POST", "/sandbox/fixtures", killWorld(rounds)); st != 200 {
+		t.Fatalf("fixtures: %d %s", st, b)
+	}
+	if st, b := p.as(t, "APP_USR-seller", "POST", "/items/MLA1100/compatibilities",
+		map[string]any{"products": []any{map[string]any{"id": "MLA15197911"}, map[string]any{"id": "MLA15197912"}}}); st != 200 {
+		t.Fatalf("compatibilities: %d %s", st, b)
+	}
+	app := fmt.Sprintf(`{"name":"it","owner_id":123,"client_secret":"s","callback_url":%q,"topics":["items"],"users":[],"retry_delays_ms":[0,0,0,0,0,0,0]}`, cb.srv.URL)
+	if st, b := p.call(t, "PUT", "/sandbox/applications/789", "application/json", []byte(app), "X-Sandbox-Key", apptest.SandboxKey); st != 200 {
+		t.Fatalf("application: %d %s", st, b)
+	}
+	return 2
+}
+
 // killRound is what one round of TestEmbeddedKillKeepsAcknowledgedWrites
 // had acknowledged when the process was killed.
 type killRound struct {
@@ -188,18 +207,7 @@ func TestEmbeddedKillKeepsAcknowledgedWrites(t *testing.T) {
 	cb := newCallbackServer(t)
 	env := []string{"WORKER_RETRY_DELAY=1s", "WORKER_DELAYED_CHECK=200ms"}
 	p := startEmbedded(t, dir, env...)
-	if st, b := p.do(t, "POST", "/sandbox/fixtures", killWorld(rounds)); st != 200 {
-		t.Fatalf("fixtures: %d %s", st, b)
-	}
-	if st, b := p.as(t, "APP_USR-seller", "POST", "/items/MLA1100/compatibilities",
-		map[string]any{"products": []any{map[string]any{"id": "MLA15197911"}, map[string]any{"id": "MLA15197912"}}}); st != 200 {
-		t.Fatalf("compatibilities: %d %s", st, b)
-	}
-	const copies = 2
-	app := fmt.Sprintf(`{"name":"it","owner_id":123,"client_secret":"s","callback_url":%q,"topics":["items"],"users":[],"retry_delays_ms":[0,0,0,0,0,0,0]}`, cb.srv.URL)
-	if st, b := p.call(t, "PUT", "/sandbox/applications/789", "application/json", []byte(app), "X-Sandbox-Key", apptest.SandboxKey); st != 200 {
-		t.Fatalf("application: %d %s", st, b)
-	}
+	copies := loadKillWorld(t, p, cb, rounds)
 	var last *killRound
 	for n := 1; n <= rounds; n++ {
 		start := time.Now()

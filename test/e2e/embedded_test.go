@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,7 +21,36 @@ import (
 type embeddedProcess struct {
 	cmd  *exec.Cmd
 	base string
-	logs *strings.Builder
+	logs *output
+}
+
+// output is a process's stdout and stderr as they came, and its stderr
+// (the log) alone.
+type output struct {
+	mu          sync.Mutex
+	all, stderr bytes.Buffer
+}
+
+func (o *output) String() string { o.mu.Lock(); defer o.mu.Unlock(); return o.all.String() }
+
+// log is the process's stderr.
+func (o *output) log() string { o.mu.Lock(); defer o.mu.Unlock(); return o.stderr.String() }
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
+
+func (o *output) writers() (stdout, stderr io.Writer) {
+	return writerFunc(func(b []byte) (int, error) {
+			o.mu.Lock()
+			defer o.mu.Unlock()
+			return o.all.Write(b)
+		}), writerFunc(func(b []byte) (int, error) {
+			o.mu.Lock()
+			defer o.mu.Unlock()
+			o.stderr.Write(b)
+			return o.all.Write(b)
+		})
 }
 
 func startEmbedded(t *testing.T, dir string, env ...string) *embeddedProcess {
@@ -29,8 +59,8 @@ func startEmbedded(t *testing.T, dir string, env ...string) *embeddedProcess {
 	cmd := exec.Command(feriaBinary(t), "all")
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "HTTP_ADDR=127.0.0.1:" + fmt.Sprint(port),
 		"DATA_DIR=" + dir, "SANDBOX_KEY=" + apptest.SandboxKey, "SHUTDOWN_TIMEOUT=5s"}, env...)
-	p := &embeddedProcess{cmd: cmd, base: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &strings.Builder{}}
-	cmd.Stdout, cmd.Stderr = p.logs, p.logs
+	p := &embeddedProcess{cmd: cmd, base: fmt.Sprintf("http://127.0.0.1:%d", port), logs: &output{}}
+	cmd.Stdout, cmd.Stderr = p.logs.writers()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
