@@ -89,18 +89,7 @@ func (s *Service) copyInto(ctx context.Context, it compat.Item, sourceID string,
 		if !ok {
 			continue
 		}
-		n := compat.Compatibility{ID: kernel.NewUUID(), ItemID: it.ID, DomainID: c.DomainID, ProductID: c.ProductID, ProductName: c.ProductName,
-			Source: compat.SourceSeller, CreationSource: compat.CreationCopy, NoteStatus: compat.NoteNone,
-			Restrictions: []compat.Restriction{}, DateCreated: now, LastUpdated: now}
-		if extended && c.Note != "" && it.Category.NotesAllowed() {
-			n.Note, n.NoteStatus = c.Note, compat.NotePending
-		}
-		if extended && len(c.Restrictions) > 0 && it.Category.RestrictionsAllowed() {
-			if rs, err := compat.CheckRestrictions(c.Restrictions, link); err == nil {
-				n.Restrictions = rs
-			}
-		}
-		cs = append(cs, n)
+		cs = append(cs, compat.Copied(it, c, link, extended, kernel.NewUUID(), now))
 	}
 	added, err := s.store.AddCompatibilities(ctx, cs)
 	if err != nil {

@@ -6,24 +6,14 @@ import (
 	"github.com/feria/feria/core/compat"
 )
 
-// errArguments is the universal row's general message with its detail.
-func errArguments() error {
-	return compat.ErrInvalidArguments.
-		WithCause("body", "at least one of products, products_groups, products_families or universal must be sent").
-		WithCause("universal", "with universal no products may be sent")
-}
-
 // Create applies a POST of products, groups, families or universal.
 func (s *Service) Create(ctx context.Context, itemID string, n compat.Nodes) (int, error) {
 	it, err := s.owned(ctx, itemID)
 	if err != nil {
 		return 0, err
 	}
-	universal := n.Universal != nil && *n.Universal
-	if universal && !n.Empty() || !universal && n.Empty() {
-		return 0, errArguments()
-	}
-	if err := compat.CheckNodes(n, ""); err != nil {
+	universal, err := compat.CheckCreate(n)
+	if err != nil {
 		return 0, err
 	}
 	var count int

@@ -69,14 +69,14 @@ func (s *Service) Delete(ctx context.Context, itemID string, families []compat.S
 }
 
 // deleteProducts deletes the item's compatibilities with the targets.
-func (s *Service) deleteProducts(ctx context.Context, it compat.Item, ts []target) ([]string, error) {
+func (s *Service) deleteProducts(ctx context.Context, it compat.Item, ts []compat.Target) ([]string, error) {
 	cs, err := s.store.Compatibilities(ctx, it.ID)
 	if err != nil {
 		return nil, internal(err)
 	}
 	want := map[string]bool{}
 	for _, t := range ts {
-		want[t.product.ID] = true
+		want[t.Product.ID] = true
 	}
 	ids := []string{}
 	for _, c := range cs {
