@@ -238,7 +238,9 @@ func TestNewAmendCopied(t *testing.T) {
 		{"new empty note", New("MLA100", Target{Product: car, Note: ptr("")}, "c1", now), bare},
 		{"amend nothing", Amend(bare, Target{}, later), with(func(c *Compatibility) { c.LastUpdated = later })},
 		{"amend note", Amend(bare, Target{Note: ptr("n"), Restr: &rs}, later),
-			with(func(c *Compatibility) { c.Note, c.NoteStatus, c.Restrictions, c.LastUpdated = "n", NotePending, rs, later })},
+			with(func(c *Compatibility) {
+				c.Note, c.NoteStatus, c.Restrictions, c.LastUpdated = "n", NotePending, rs, later
+			})},
 		{"amend same note", Amend(with(func(c *Compatibility) { c.Note, c.NoteStatus = "n", NoteApproved }), Target{Note: ptr("n")}, later),
 			with(func(c *Compatibility) { c.Note, c.NoteStatus, c.LastUpdated = "n", NoteApproved, later })},
 		{"amend note removed", Amend(with(func(c *Compatibility) { c.Note, c.NoteStatus = "n", NoteApproved }), Target{Note: ptr("")}, later),
