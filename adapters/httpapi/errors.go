@@ -195,11 +195,6 @@ func toDomain(err error) *kernel.Error {
 	return &kernel.Error{Kind: kernel.Internal, Err: err}
 }
 
-// NotFound answers routes that match nothing.
-func NotFound(c *fiber.Ctx) error {
-	return kernel.E(kernel.NotExist, "not_found", "resource "+c.Method()+" "+c.Path()+" not found")
-}
-
 // DefaultErrorBody is the status and shape (a) body of a client error (not
 // an Internal one, whose message names a request), for answers that embed
 // an error in a larger body: the entries of a multi-get.

@@ -72,6 +72,7 @@ func newApp() *fiber.App {
 		return kernel.E(kernel.Internal, "internal_server_error", "The body of the request cannot be empty").Wrap(errors.New("empty body"))
 	})
 	app.Get("/me", auth.Required(), me)
+	app.Get("/users/:user_id", me)
 	app.Get("/fiscal", auth.Required(httpapi.AuthErrors{Missing: kernel.E(kernel.Permission, "access_token_not_granted", "access token not granted")}), me)
 	app.Get("/compat", auth.Required(httpapi.AuthErrors{
 		Missing: kernel.E(kernel.Permission, "forbidden", "invalid token"), Invalid: kernel.E(kernel.Permission, "forbidden", "invalid token")}), me)
@@ -106,6 +107,10 @@ func TestErrorShapesAndStatuses(t *testing.T) {
 		{"shape c", "GET", "/c", "", nil, 400, `{"code":"bad_request","message":"date_from is required"}`},
 		{"causes", "GET", "/cause", "", nil, 400, `{"message":"bad item","error":"validation_error","status":400,"cause":[{"code":"item.official_store_id.invalid","message":"allowed: 1, 2"}]}`},
 		{"unknown route", "GET", "/nowhere", "", nil, 404, `{"message":"resource GET /nowhere not found","error":"not_found","status":404,"cause":[]}`},
+		{"a typo names the route", "GET", "/pagee", "", nil, 404, `{"message":"no route GET /pagee; did you mean GET /page?","error":"not_found","status":404,"cause":[]}`},
+		{"a parameter's route", "GET", "/user/5", "", nil, 404, `{"message":"no route GET /user/5; did you mean GET /users/{user_id}?","error":"not_found","status":404,"cause":[]}`},
+		{"of the same method only", "DELETE", "/pagee", "", nil, 404, `{"message":"resource DELETE /pagee not found","error":"not_found","status":404,"cause":[]}`},
+		{"too far to guess", "GET", "/users/5/x/y", "", nil, 404, `{"message":"resource GET /users/5/x/y not found","error":"not_found","status":404,"cause":[]}`},
 		{"body wrong type", "POST", "/body", `{"n":"x"}`, nil, 400, `{"message":"field n must be an integer, got string","error":"bad_request","status":400,"cause":[{"code":"n","message":"n must be an integer"}]}`},
 		{"body empty", "POST", "/body", ``, nil, 400, `{"message":"request body is empty","error":"bad_request","status":400,"cause":[{"code":"body","message":"a JSON body is required"}]}`},
 		{"paging default", "GET", "/page", "", nil, 200, `{"total":99,"offset":0,"limit":50}`},

@@ -103,11 +103,12 @@ func AnswerOf(u Member, bound []Brand) UserBrands {
 		if b.SiteID != u.SiteID {
 			continue
 		}
+		permalink, landing := Links(b)
 		a.Brands = append(a.Brands, Entry{SiteID: b.SiteID, OfficialStoreID: b.ID, Name: b.Name, Type: b.Type,
 			RelevancePosition: b.RelevancePosition, Status: b.Status, FantasyName: b.FantasyName, DateCreated: b.DateCreated,
-			ReturnPolicy: b.ReturnPolicy, LandingPermalink: b.LandingPermalink, Pictures: orEmptyOf(b.Pictures),
+			ReturnPolicy: b.ReturnPolicy, LandingPermalink: landing, Pictures: orEmptyOf(b.Pictures),
 			Tags: orEmpty(b.Tags), CategoriesIDs: orEmpty(b.CategoriesIDs), MainCategories: orEmptyOf(b.MainCategories),
-			Permalink: b.Permalink, NormalizedName: NormalizeName(b.Name), LastUpdated: b.LastUpdated})
+			Permalink: permalink, NormalizedName: NormalizeName(b.Name), LastUpdated: b.LastUpdated})
 	}
 	if len(a.Brands) > 0 {
 		a.Status = Linked

@@ -59,8 +59,8 @@ func TestAnswerOf(t *testing.T) {
 		{"only the user's site", []brands.Brand{brand(5001, "MLA"), brand(5002, "MLB")},
 			`{"status":"LINKED","cust_id":123,"site_id":"MLA","user_type":"brand","tags":[],"brands":[` +
 				`{"site_id":"MLA","official_store_id":5001,"name":"Suspensión  Pérez","type":"normal","relevance_position":1,"status":"active",` +
-				`"fantasy_name":"Pérez","date_created":"2026-11-20T12:00:00Z","return_policy":null,"landing_permalink":"","pictures":[],"tags":[],` +
-				`"categories_ids":[],"main_categories":[],"permalink":"","normalized_name":"Suspension Perez","last_updated":"2026-11-20T12:00:00Z"}]}`},
+				`"fantasy_name":"Pérez","date_created":"2026-11-20T12:00:00Z","return_policy":null,"landing_permalink":"https://www.mercadolibre.com.ar/tienda/suspension-perez","pictures":[],"tags":[],` +
+				`"categories_ids":[],"main_categories":[],"permalink":"https://tienda.mercadolibre.com.ar/suspension-perez","normalized_name":"Suspension Perez","last_updated":"2026-11-20T12:00:00Z"}]}`},
 		{"brands of another site only", []brands.Brand{brand(5002, "MLB")}, `{"status":"UNLINKED","cust_id":123,"site_id":"MLA","user_type":"brand","tags":[],"brands":[]}`},
 	}
 	for _, tt := range tests {
@@ -91,5 +91,30 @@ func TestDetailOf(t *testing.T) {
 	var e *kernel.Error
 	if err := brands.CheckOfSite(b, "MLB"); !errors.As(err, &e) || e.Code != "B00001" || e.Kind != kernel.NotExist || e.Message != "brand 5001 not found for site MLB" {
 		t.Errorf("brand of another site: %v", err)
+	}
+}
+
+func TestLinks(t *testing.T) {
+	tests := []struct {
+		name           string
+		b              brands.Brand
+		perma, landing string
+	}{
+		{"built from site and name", brands.Brand{SiteID: "MLA", Name: " Suspensión  Pérez & Hijos "},
+			"https://tienda.mercadolibre.com.ar/suspension-perez-hijos", "https://www.mercadolibre.com.ar/tienda/suspension-perez-hijos"},
+		{"Brazil's host and word", brands.Brand{SiteID: "MLB", Name: "Loja Ação"},
+			"https://tienda.mercadolivre.com.br/loja-acao", "https://www.mercadolivre.com.br/loja/loja-acao"},
+		{"stored ones kept", brands.Brand{SiteID: "MLM", Name: "X", Permalink: "http://a.example/x", LandingPermalink: "http://a.example/l"},
+			"http://a.example/x", "http://a.example/l"},
+		{"one stored, the other built", brands.Brand{SiteID: "MLC", Name: "Zeta 9", Permalink: "http://a.example/x"},
+			"http://a.example/x", "https://www.mercadolibre.cl/tienda/zeta-9"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, l := brands.Links(tt.b)
+			if p != tt.perma || l != tt.landing {
+				t.Errorf("Links = %q, %q; want %q, %q", p, l, tt.perma, tt.landing)
+			}
+		})
 	}
 }

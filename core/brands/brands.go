@@ -123,3 +123,42 @@ var unaccent = strings.NewReplacer(
 func NormalizeName(name string) string {
 	return strings.Join(strings.Fields(unaccent.Replace(name)), " ")
 }
+
+// Slug is a brand name as a path segment of its store's links: the
+// normalized name in lower case, words joined by "-", other characters
+// dropped.
+func Slug(name string) string {
+	var b strings.Builder
+	for _, w := range strings.Fields(strings.ToLower(NormalizeName(name))) {
+		var word strings.Builder
+		for _, r := range w {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+				word.WriteRune(r)
+			}
+		}
+		if word.Len() == 0 {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		b.WriteString(word.String())
+	}
+	return b.String()
+}
+
+// Links are a brand's permalink and landing_permalink: those stored, or,
+// where the sandbox left one out, the marketplace's links built from the
+// brand's site and name (its store page on the site's host).
+func Links(b Brand) (permalink, landing string) {
+	site, _ := kernel.LookupSite(b.SiteID)
+	slug := Slug(b.Name)
+	permalink, landing = b.Permalink, b.LandingPermalink
+	if permalink == "" {
+		permalink = "https://tienda." + site.Domain + "/" + slug
+	}
+	if landing == "" {
+		landing = "https://www." + site.Domain + "/" + site.Store + "/" + slug
+	}
+	return permalink, landing
+}

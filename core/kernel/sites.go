@@ -5,17 +5,22 @@ type Site struct {
 	ID       string
 	Country  string
 	Currency string
+	// Domain is the site's web host without "www.", from which the
+	// marketplace builds its public links.
+	Domain string
+	// Store is the path word of an official store's page on that host.
+	Store string
 }
 
 var sites = map[string]Site{
-	"MLA": {"MLA", "Argentina", "ARS"},
-	"MLB": {"MLB", "Brazil", "BRL"},
-	"MLM": {"MLM", "Mexico", "MXN"},
-	"MLC": {"MLC", "Chile", "CLP"},
-	"MCO": {"MCO", "Colombia", "COP"},
-	"MLU": {"MLU", "Uruguay", "UYU"},
-	"MPE": {"MPE", "Peru", "PEN"},
-	"MEC": {"MEC", "Ecuador", "USD"},
+	"MLA": {"MLA", "Argentina", "ARS", "mercadolibre.com.ar", "tienda"},
+	"MLB": {"MLB", "Brazil", "BRL", "mercadolivre.com.br", "loja"},
+	"MLM": {"MLM", "Mexico", "MXN", "mercadolibre.com.mx", "tienda"},
+	"MLC": {"MLC", "Chile", "CLP", "mercadolibre.cl", "tienda"},
+	"MCO": {"MCO", "Colombia", "COP", "mercadolibre.com.co", "tienda"},
+	"MLU": {"MLU", "Uruguay", "UYU", "mercadolibre.com.uy", "tienda"},
+	"MPE": {"MPE", "Peru", "PEN", "mercadolibre.com.pe", "tienda"},
+	"MEC": {"MEC", "Ecuador", "USD", "mercadolibre.com.ec", "tienda"},
 }
 
 // LookupSite returns the site with that id; ok is false for any id outside

@@ -374,7 +374,7 @@ func TestOAuthRefresh(t *testing.T) {
 			if r := a.Do("GET", "/users/123/items/search", nil, apptest.Bearer(access)...); r.Status != 200 {
 				t.Errorf("new access token: %d %s", r.Status, r.Body)
 			}
-			used := `{"error_description":"Error validating grant. Your authorization code or refresh token may be expired or it was already used","error":"invalid_grant","status":400,"cause":[{"code":"refresh_token","message":"the refresh token is unknown, was replaced by a newer one or was already used"}]}`
+			used := `{"error_description":"Error validating grant. Your authorization code or refresh token may be expired or it was already used","error":"invalid_grant","status":400,"cause":[]}`
 			if r := post(form); r.Status != 400 || string(r.Body) != used {
 				t.Errorf("reuse:\n got %d %s\nwant 400 %s", r.Status, r.Body, used)
 			}
@@ -387,11 +387,11 @@ func TestOAuthRefresh(t *testing.T) {
 				t.Errorf("the newest refresh token: %d %s", r.Status, r.Body)
 			}
 			form.Del("refresh_token")
-			if r := post(form); r.Status != 400 || string(r.Body) != `{"error_description":"the request is missing a required parameter, includes an unsupported parameter or parameter value, there is some duplicated value or is otherwise malformed.","error":"invalid_request","status":400,"cause":[{"code":"refresh_token","message":"refresh_token is required"}]}` {
+			if r := post(form); r.Status != 400 || string(r.Body) != `{"error_description":"the request is missing a required parameter, includes an unsupported parameter or parameter value, there is some duplicated value or is otherwise malformed.","error":"invalid_request","status":400,"cause":[]}` {
 				t.Errorf("missing refresh token: %d %s", r.Status, r.Body)
 			}
 			form.Set("grant_type", "password")
-			if r := post(form); r.Status != 400 || string(r.Body) != `{"error_description":"the values allowed for grant_type are “authorization_code” or “refresh_token”.","error":"unsupported_grant_type","status":400,"cause":[{"code":"grant_type","message":"grant_type \"password\" is not supported"}]}` {
+			if r := post(form); r.Status != 400 || string(r.Body) != `{"error_description":"the values allowed for grant_type are “authorization_code” or “refresh_token”.","error":"unsupported_grant_type","status":400,"cause":[]}` {
 				t.Errorf("other grant type: %d %s", r.Status, r.Body)
 			}
 		})

@@ -34,11 +34,9 @@ func renderOAuth(c *fiber.Ctx, err error) error {
 		return err
 	}
 	status, _ := httpapi.DefaultErrorBody(e)
-	causes := e.Causes
-	if causes == nil {
-		causes = []kernel.Cause{}
-	}
-	return c.Status(status).JSON(oauthError{ErrorDescription: e.Message, Error: e.Code, Status: status, Cause: causes})
+	// The marketplace's OAuth server names no cause: the error and its
+	// description are the whole answer.
+	return c.Status(status).JSON(oauthError{ErrorDescription: e.Message, Error: e.Code, Status: status, Cause: []kernel.Cause{}})
 }
 
 // Routes serves the OAuth routes of the marketplace: the authorization

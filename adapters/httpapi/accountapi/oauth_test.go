@@ -25,9 +25,10 @@ func s256(v string) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
-// oauthErr is the OAuth error shape with one cause.
-func oauthErr(code, description, causeCode, causeMessage string) string {
-	return fmt.Sprintf(`{"error_description":%q,"error":%q,"status":400,"cause":[{"code":%q,"message":%q}]}`, description, code, causeCode, causeMessage)
+// oauthErr is the OAuth error shape: the marketplace's OAuth server
+// answers an empty cause.
+func oauthErr(code, description string) string {
+	return fmt.Sprintf(`{"error_description":%q,"error":%q,"status":400,"cause":[]}`, description, code)
 }
 
 // The documented descriptions of the OAuth errors (docs/messages.md).
@@ -155,34 +156,34 @@ func TestAuthorizationCodeFlow(t *testing.T) {
 			form url.Values
 			want string
 		}{
-			{"no verifier", with("code_verifier", ""), oauthErr("invalid_request", invalidRequest, "code_verifier", "code_verifier is required")},
-			{"wrong verifier", with("code_verifier", verifier+"x"), oauthErr("invalid_grant", invalidGrant, "code_verifier", "code_verifier does not match the code_challenge")},
-			{"another redirect_uri", with("redirect_uri", cb+"/"), oauthErr("invalid_grant", invalidGrant, "redirect_uri", "redirect_uri differs from the authorization request's")},
-			{"wrong secret", with("client_secret", "nope"), oauthErr("invalid_client", invalidClient, "client_id", "client_id and client_secret are not those of an application")},
-			{"unknown client", with("client_id", "790"), oauthErr("invalid_client", invalidClient, "client_id", "application 790 does not exist")},
-			{"no code", with("code", ""), oauthErr("invalid_request", invalidRequest, "code", "code is required")},
-			{"unknown code", with("code", "TG-0-456"), oauthErr("invalid_grant", invalidGrant, "code", "the code is unknown or was already used")},
-			{"bad scope", with("scope", "read admin"), oauthErr("invalid_scope", invalidScope, "scope", `scope "admin" is not one of offline_access, read, write`)},
-			{"no grant type", with("grant_type", ""), oauthErr("invalid_request", invalidRequest, "grant_type", "grant_type is required")},
-			{"password grant", with("grant_type", "password"), oauthErr("unsupported_grant_type", grantType, "grant_type", `grant_type "password" is not supported`)},
+			{"no verifier", with("code_verifier", ""), oauthErr("invalid_request", invalidRequest)},
+			{"wrong verifier", with("code_verifier", verifier+"x"), oauthErr("invalid_grant", invalidGrant)},
+			{"another redirect_uri", with("redirect_uri", cb+"/"), oauthErr("invalid_grant", invalidGrant)},
+			{"wrong secret", with("client_secret", "nope"), oauthErr("invalid_client", invalidClient)},
+			{"unknown client", with("client_id", "790"), oauthErr("invalid_client", invalidClient)},
+			{"no code", with("code", ""), oauthErr("invalid_request", invalidRequest)},
+			{"unknown code", with("code", "TG-0-456"), oauthErr("invalid_grant", invalidGrant)},
+			{"bad scope", with("scope", "read admin"), oauthErr("invalid_scope", invalidScope)},
+			{"no grant type", with("grant_type", ""), oauthErr("invalid_request", invalidRequest)},
+			{"password grant", with("grant_type", "password"), oauthErr("unsupported_grant_type", grantType)},
 		} {
 			t.Run(c.name, func(t *testing.T) { f.token(c.form).Is(t, 400, c.want) })
 		}
 		access, refresh := f.grant(f.token(ex), 456)
 		// A code works once.
-		f.token(ex).Is(t, 400, oauthErr("invalid_grant", invalidGrant, "code", "the code is unknown or was already used"))
+		f.token(ex).Is(t, 400, oauthErr("invalid_grant", invalidGrant))
 		// The access token acts for the user; the refresh token works with
 		// the application's client.
 		if r := a.Do("GET", "/questions/search?item=MLA1100", nil, apptest.Bearer(access)...); r.Status != 403 {
 			t.Errorf("the token is the buyer's: %d %s", r.Status, r.Body)
 		}
 		rf := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {"789"}, "client_secret": {"bad"}}
-		f.token(rf).Is(t, 400, oauthErr("invalid_client", invalidClient, "client_id", "the token belongs to another application: send its client_id and client_secret"))
+		f.token(rf).Is(t, 400, oauthErr("invalid_client", invalidClient))
 		rf.Set("client_secret", "s3cret")
 		f.grant(f.token(rf), 456)
-		f.token(rf).Is(t, 400, oauthErr("invalid_grant", invalidGrant, "refresh_token", "the refresh token is unknown, was replaced by a newer one or was already used"))
+		f.token(rf).Is(t, 400, oauthErr("invalid_grant", invalidGrant))
 		rf.Del("refresh_token")
-		f.token(rf).Is(t, 400, oauthErr("invalid_request", invalidRequest, "refresh_token", "refresh_token is required"))
+		f.token(rf).Is(t, 400, oauthErr("invalid_request", invalidRequest))
 
 		// The parameters may come as a JSON body or in the query string.
 		code = f.approve(q, 123)
@@ -190,17 +191,17 @@ func TestAuthorizationCodeFlow(t *testing.T) {
 		f.grant(a.Do("POST", "/oauth/token", js), 123)
 		code = f.approve(q, 123)
 		f.grant(a.Do("POST", "/oauth/token?"+with("code", code).Encode(), nil), 123)
-		a.Do("POST", "/oauth/token", `[1]`).Is(t, 400, oauthErr("invalid_request", invalidRequest, "body", "the JSON body is not an object"))
+		a.Do("POST", "/oauth/token", `[1]`).Is(t, 400, oauthErr("invalid_request", invalidRequest))
 
 		// A code expires ten minutes after its issue.
 		code = f.approve(q, 123)
 		a.Sandbox("PUT", "/clock", map[string]any{"now": "2026-11-20T12:10:00Z"}).OK(t, 200)
-		f.token(with("code", code)).Is(t, 400, oauthErr("invalid_grant", invalidGrant, "code", "the code expired"))
+		f.token(with("code", code)).Is(t, 400, oauthErr("invalid_grant", invalidGrant))
 		a.Sandbox("PUT", "/clock", map[string]any{"now": "2026-11-20T12:00:00Z"}).OK(t, 200)
 
 		// Without PKCE, no verifier; the plain method compares it as is.
 		code = f.approve("response_type=code&client_id=789&redirect_uri="+url.QueryEscape(cb), 124)
-		f.token(with("code", code)).Is(t, 400, oauthErr("invalid_grant", invalidGrant, "code_verifier", "the authorization request sent no code_challenge"))
+		f.token(with("code", code)).Is(t, 400, oauthErr("invalid_grant", invalidGrant))
 		noVerifier := with("code", code)
 		noVerifier.Del("code_verifier")
 		f.grant(f.token(noVerifier), 124)
@@ -219,13 +220,13 @@ func TestAuthorizationErrors(t *testing.T) {
 		for _, c := range []struct {
 			query, want string
 		}{
-			{"response_type=code&redirect_uri=" + url.QueryEscape(cb), oauthErr("invalid_client", invalidClient, "client_id", "client_id is required")},
-			{"response_type=code&client_id=abc&redirect_uri=" + url.QueryEscape(cb), oauthErr("invalid_client", invalidClient, "client_id", "client_id must be an application id")},
-			{"response_type=code&client_id=790&redirect_uri=" + url.QueryEscape(cb), oauthErr("invalid_client", invalidClient, "client_id", "application 790 does not exist")},
-			{"response_type=code&client_id=789", oauthErr("invalid_request", invalidRequest, "redirect_uri", "redirect_uri is required")},
-			{"response_type=code&client_id=789&redirect_uri=" + url.QueryEscape(cb+"?x=1"), oauthErr("invalid_request", invalidRequest, "redirect_uri", "redirect_uri must be exactly one of the application's redirect_uris")},
-			{"response_type=code&" + ok + "&user_id=abc", oauthErr("invalid_request", invalidRequest, "user_id", "user_id must be a positive integer")},
-			{"response_type=code&" + ok + "&user_id=999", oauthErr("invalid_request", invalidRequest, "user_id", "user 999 does not exist")},
+			{"response_type=code&redirect_uri=" + url.QueryEscape(cb), oauthErr("invalid_client", invalidClient)},
+			{"response_type=code&client_id=abc&redirect_uri=" + url.QueryEscape(cb), oauthErr("invalid_client", invalidClient)},
+			{"response_type=code&client_id=790&redirect_uri=" + url.QueryEscape(cb), oauthErr("invalid_client", invalidClient)},
+			{"response_type=code&client_id=789", oauthErr("invalid_request", invalidRequest)},
+			{"response_type=code&client_id=789&redirect_uri=" + url.QueryEscape(cb+"?x=1"), oauthErr("invalid_request", invalidRequest)},
+			{"response_type=code&" + ok + "&user_id=abc", oauthErr("invalid_request", invalidRequest)},
+			{"response_type=code&" + ok + "&user_id=999", oauthErr("invalid_request", invalidRequest)},
 		} {
 			f.authorize(c.query).Is(t, 400, c.want)
 		}

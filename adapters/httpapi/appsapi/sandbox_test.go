@@ -120,7 +120,7 @@ func TestTokensOfAnApplication(t *testing.T) {
 			return url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {id}, "client_secret": {secret}}
 		}
 		invalidClient := `{"error_description":"invalid client_id and/or client_secret provided.","error":"invalid_client","status":400,
-			"cause":[{"code":"client_id","message":"the token belongs to another application: send its client_id and client_secret"}]}`
+			"cause":[]}`
 		for _, c := range [][2]string{{"789", "wrong"}, {"790", "other-secret"}, {"790", "app-secret"}, {"", ""}} {
 			post(form(refresh, c[0], c[1])).Is(t, 400, invalidClient)
 		}
@@ -138,7 +138,7 @@ func TestTokensOfAnApplication(t *testing.T) {
 			t.Fatalf("refresh: %s", r.Body)
 		}
 		post(form(refresh, "789", "app-secret")).Is(t, 400, `{"error_description":"Error validating grant. Your authorization code or refresh token may be expired or it was already used","error":"invalid_grant","status":400,
-			"cause":[{"code":"refresh_token","message":"the refresh token is unknown, was replaced by a newer one or was already used"}]}`)
+			"cause":[]}`)
 		post(form(g.RefreshToken, "790", "other-secret")).Is(t, 400, invalidClient)
 		if r := post(form(g.RefreshToken, "789", "app-secret")); r.Status != 200 {
 			t.Fatalf("refresh of the refreshed pair: %d %s", r.Status, r.Body)

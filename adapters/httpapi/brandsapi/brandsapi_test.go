@@ -47,14 +47,14 @@ func TestBrands(t *testing.T) {
 				 "categories_ids":["MLA1747"],"main_categories":[{"id":"MLA1747"}],"permalink":"http://example.invalid/acme","normalized_name":"Acme Parts",
 				 "last_updated":"2026-11-20T12:00:00Z"},
 				{"site_id":"MLA","official_store_id":5002,"name":"Suspensión  Pérez","type":"normal","relevance_position":2,"status":"active","fantasy_name":"Suspensión  Pérez",
-				 "date_created":"2026-11-20T12:00:00Z","return_policy":null,"landing_permalink":"","pictures":[],"tags":[],"categories_ids":[],"main_categories":[],
-				 "permalink":"","normalized_name":"Suspension Perez","last_updated":"2026-11-20T12:00:00Z"}]}`)
+				 "date_created":"2026-11-20T12:00:00Z","return_policy":null,"landing_permalink":"https://www.mercadolibre.com.ar/tienda/suspension-perez","pictures":[],"tags":[],"categories_ids":[],"main_categories":[],
+				 "permalink":"https://tienda.mercadolibre.com.ar/suspension-perez","normalized_name":"Suspension Perez","last_updated":"2026-11-20T12:00:00Z"}]}`)
 			// Any valid token may read them; a user bound to none is UNLINKED.
 			a.Do("GET", "/users/123/brands", nil, brand...).Is(t, 200, `{"status":"UNLINKED","cust_id":123,"site_id":"MLA","user_type":"normal","tags":[],"brands":[]}`)
 			a.Do("GET", "/users/900/brands", nil, seller...).Is(t, 200, `{"status":"LINKED","cust_id":900,"site_id":"MLB","user_type":"normal","tags":[],"brands":[
 				{"site_id":"MLB","official_store_id":5003,"name":"Brasil","type":"normal","relevance_position":0,"status":"active","fantasy_name":"Brasil",
-				 "date_created":"2026-11-20T12:00:00Z","return_policy":null,"landing_permalink":"","pictures":[],"tags":[],"categories_ids":[],"main_categories":[],
-				 "permalink":"","normalized_name":"Brasil","last_updated":"2026-11-20T12:00:00Z"}]}`)
+				 "date_created":"2026-11-20T12:00:00Z","return_policy":null,"landing_permalink":"https://www.mercadolivre.com.br/loja/brasil","pictures":[],"tags":[],"categories_ids":[],"main_categories":[],
+				 "permalink":"https://tienda.mercadolivre.com.br/brasil","normalized_name":"Brasil","last_updated":"2026-11-20T12:00:00Z"}]}`)
 
 			a.Do("GET", "/users/789/brands/5001", nil, brand...).Is(t, 200, `{"tags":[],"official_store_id":5001,"categories_ids":["MLA1747"],"fantasy_name":"Acme",
 				"users":[{"cust_id":789,"tags":["brand"],"site_id":"MLA","user_type":"brand"}],"site_id":"MLA","status":"active","name":"Acme Parts",

@@ -39,7 +39,7 @@ func New(spec []byte) *Docs {
 	d := &Docs{yaml: spec}
 	d.json = sync.OnceValues(func() ([]byte, error) { return toJSON(spec) })
 	d.page = sync.OnceValues(func() ([]byte, error) {
-		js, err := d.json()
+		js, err := viewerCopy(spec)
 		if err != nil {
 			return nil, err
 		}
@@ -53,6 +53,24 @@ func toJSON(spec []byte) ([]byte, error) {
 	var v any
 	if err := yaml.Unmarshal(spec, &v); err != nil {
 		return nil, fmt.Errorf("docsapi: openapi.yaml: %w", err)
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("docsapi: openapi.yaml to JSON: %w", err)
+	}
+	return js, nil
+}
+
+// viewerCopy is the document as the page shows it: without info.version,
+// which Redoc would print after the title as "feria (1)"; the page's
+// download button fetches /openapi.yaml, the document whole.
+func viewerCopy(spec []byte) ([]byte, error) {
+	var v map[string]any
+	if err := yaml.Unmarshal(spec, &v); err != nil {
+		return nil, fmt.Errorf("docsapi: openapi.yaml: %w", err)
+	}
+	if info, ok := v["info"].(map[string]any); ok {
+		delete(info, "version")
 	}
 	js, err := json.Marshal(v)
 	if err != nil {
@@ -111,7 +129,7 @@ var pageTemplate = template.Must(template.New("docs").Parse(`<!doctype html>
 <body>
 <div id="redoc"></div>
 <script>{{.Redoc}}</script>
-<script>Redoc.init({{.Spec}}, {hideDownloadButton: false, expandResponses: "200,201,204"}, document.getElementById("redoc"));</script>
+<script>Redoc.init({{.Spec}}, {hideDownloadButton: false, downloadDefinitionUrl: "/openapi.yaml", expandResponses: "200,201,204"}, document.getElementById("redoc"));</script>
 </body>
 </html>
 `))

@@ -140,10 +140,15 @@ func TestServed(t *testing.T) {
 	if d.Status != 200 || !strings.HasPrefix(d.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("GET /docs: %d %s", d.Status, d.Header.Get("Content-Type"))
 	}
-	for _, s := range []string{"Redoc.init(", `"operationId":"getItem"`, `ReDoc Version: `} {
+	for _, s := range []string{"Redoc.init(", `"operationId":"getItem"`, `ReDoc Version: `, `downloadDefinitionUrl: "/openapi.yaml"`} {
 		if !strings.Contains(page, s) {
 			t.Errorf("GET /docs: the page lacks %q", s)
 		}
+	}
+	// Redoc prints a version after the title ("feria (1)"): the page's copy
+	// has none.
+	if !strings.Contains(page, `"info":{"description":`) || strings.Contains(page, `"version":"1"`) {
+		t.Errorf("GET /docs: the page's document still carries info.version")
 	}
 	if m := regexp.MustCompile(`<(?:script|link)[^>]+(?:src|href)=`).FindString(page); m != "" {
 		t.Errorf("GET /docs loads something from elsewhere: %s", m)
@@ -216,5 +221,32 @@ func TestNewBuildsNothingUntilAsked(t *testing.T) {
 	allocs := testing.AllocsPerRun(10, func() { docsapi.New(docs.OpenAPI) })
 	if allocs > 10 {
 		t.Errorf("docsapi.New allocates %.0f times; it should only set up what the first request builds", allocs)
+	}
+}
+
+// The reference page lists each operation once, under its one area, and
+// every area it declares holds operations.
+func TestOneAreaPerOperation(t *testing.T) {
+	doc := loadDoc(t)
+	declared := map[string]int{}
+	for _, tag := range doc.Tags {
+		declared[tag.Name] = 0
+	}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			if len(op.Tags) != 1 {
+				t.Errorf("%s %s: tags %q, want exactly one area", method, path, op.Tags)
+				continue
+			}
+			if _, ok := declared[op.Tags[0]]; !ok {
+				t.Errorf("%s %s: tag %q is not among the document's tags", method, path, op.Tags[0])
+			}
+			declared[op.Tags[0]]++
+		}
+	}
+	for name, n := range declared {
+		if n == 0 {
+			t.Errorf("tag %q has no operation", name)
+		}
 	}
 }
