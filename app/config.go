@@ -159,74 +159,89 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 		SMTPURL:     env("SMTP_URL"),
 	}
 	c.FixturesFile = env("FIXTURES_FILE")
+	if err := c.parseTunings(env, vals); err != nil {
+		return c, err
+	}
+	return c, c.checkAddresses()
+}
+
+// parseTunings parses the variables that are not addresses: durations,
+// flags, levels and limits. vals are the values as set, for the errors.
+func (c *Config) parseTunings(env func(string) string, vals map[string]string) error {
 	var err error
 	if c.S3Timeout, err = time.ParseDuration(env("S3_TIMEOUT")); err != nil || c.S3Timeout <= 0 {
-		return c, fmt.Errorf("S3_TIMEOUT: want a positive duration such as 5s, got %q", vals["S3_TIMEOUT"])
+		return fmt.Errorf("S3_TIMEOUT: want a positive duration such as 5s, got %q", vals["S3_TIMEOUT"])
 	}
 	if c.S3UseSSL, err = strconv.ParseBool(env("S3_USE_SSL")); err != nil {
-		return c, fmt.Errorf("S3_USE_SSL: want true or false, got %q", vals["S3_USE_SSL"])
+		return fmt.Errorf("S3_USE_SSL: want true or false, got %q", vals["S3_USE_SSL"])
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL"))); err != nil {
-		return c, fmt.Errorf("LOG_LEVEL: want debug, info, warn or error, got %q", vals["LOG_LEVEL"])
+		return fmt.Errorf("LOG_LEVEL: want debug, info, warn or error, got %q", vals["LOG_LEVEL"])
 	}
 	switch c.LogFormat = env("LOG_FORMAT"); c.LogFormat {
 	case "", "text", "json":
 	default:
-		return c, fmt.Errorf("LOG_FORMAT: want text or json, got %q", vals["LOG_FORMAT"])
+		return fmt.Errorf("LOG_FORMAT: want text or json, got %q", vals["LOG_FORMAT"])
 	}
 	if c.ShutdownTimeout, err = time.ParseDuration(env("SHUTDOWN_TIMEOUT")); err != nil || c.ShutdownTimeout <= 0 {
-		return c, fmt.Errorf("SHUTDOWN_TIMEOUT: want a positive duration such as 20s, got %q", vals["SHUTDOWN_TIMEOUT"])
+		return fmt.Errorf("SHUTDOWN_TIMEOUT: want a positive duration such as 20s, got %q", vals["SHUTDOWN_TIMEOUT"])
 	}
 	if c.WorkerConcurrency, err = strconv.Atoi(env("WORKER_CONCURRENCY")); err != nil || c.WorkerConcurrency < 1 {
-		return c, fmt.Errorf("WORKER_CONCURRENCY: want a positive integer, got %q", vals["WORKER_CONCURRENCY"])
+		return fmt.Errorf("WORKER_CONCURRENCY: want a positive integer, got %q", vals["WORKER_CONCURRENCY"])
 	}
 	if s := env("WORKER_RETRY_DELAY"); s != "" {
 		if c.WorkerRetryDelay, err = time.ParseDuration(s); err != nil || c.WorkerRetryDelay <= 0 {
-			return c, fmt.Errorf("WORKER_RETRY_DELAY: want a positive duration such as 1s, got %q", s)
+			return fmt.Errorf("WORKER_RETRY_DELAY: want a positive duration such as 1s, got %q", s)
 		}
 	}
 	if c.WorkerDelayedCheck, err = time.ParseDuration(env("WORKER_DELAYED_CHECK")); err != nil || c.WorkerDelayedCheck <= 0 {
-		return c, fmt.Errorf("WORKER_DELAYED_CHECK: want a positive duration such as 5s, got %q", vals["WORKER_DELAYED_CHECK"])
+		return fmt.Errorf("WORKER_DELAYED_CHECK: want a positive duration such as 5s, got %q", vals["WORKER_DELAYED_CHECK"])
 	}
 	c.RateLimits = control.DefaultRateLimits()
 	if s := env("RATE_LIMITS"); s != "" {
 		if c.RateLimits, err = parseRateLimits(s); err != nil {
-			return c, fmt.Errorf("RATE_LIMITS: %w", err)
+			return fmt.Errorf("RATE_LIMITS: %w", err)
 		}
 	}
+	return nil
+}
+
+// checkAddresses checks the forms of the addresses set, and the keys S3
+// needs; the errors mask what may hold a password.
+func (c *Config) checkAddresses() error {
 	if !strings.Contains(c.HTTPAddr, ":") {
-		return c, fmt.Errorf("HTTP_ADDR: want host:port or :port, got %q", c.HTTPAddr)
+		return fmt.Errorf("HTTP_ADDR: want host:port or :port, got %q", c.HTTPAddr)
 	}
 	if c.DatabaseURL != "" {
 		u, err := url.Parse(c.DatabaseURL)
 		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-			return c, fmt.Errorf("DATABASE_URL: want postgres://user@host:port/db, got %q", mask(c.DatabaseURL))
+			return fmt.Errorf("DATABASE_URL: want postgres://user@host:port/db, got %q", mask(c.DatabaseURL))
 		}
 	}
 	if c.RedisURL != "" {
 		if redisstore.IsCluster(c.RedisURL) {
 			if _, err := redisstore.ParseCluster(c.RedisURL); err != nil {
-				return c, fmt.Errorf("REDIS_URL: %v", err)
+				return fmt.Errorf("REDIS_URL: %v", err)
 			}
 		} else if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") {
-			return c, fmt.Errorf("REDIS_URL: want redis://host:port/db or redis+cluster://host1:port,host2:port, got %q", mask(c.RedisURL))
+			return fmt.Errorf("REDIS_URL: want redis://host:port/db or redis+cluster://host1:port,host2:port, got %q", mask(c.RedisURL))
 		}
 	}
 	if c.S3Endpoint != "" {
 		if strings.Contains(c.S3Endpoint, "://") {
-			return c, fmt.Errorf("S3_ENDPOINT: want host:port without a scheme (TLS is S3_USE_SSL), got %q", c.S3Endpoint)
+			return fmt.Errorf("S3_ENDPOINT: want host:port without a scheme (TLS is S3_USE_SSL), got %q", c.S3Endpoint)
 		}
 		if c.S3AccessKey == "" || c.S3SecretKey == "" {
-			return c, fmt.Errorf("S3_ACCESS_KEY: S3_ACCESS_KEY and S3_SECRET_KEY are required with S3_ENDPOINT")
+			return fmt.Errorf("S3_ACCESS_KEY: S3_ACCESS_KEY and S3_SECRET_KEY are required with S3_ENDPOINT")
 		}
 	}
 	if c.SMTPURL != "" {
 		u, err := url.Parse(c.SMTPURL)
 		if err != nil || u.Scheme != "smtp" || u.Host == "" {
-			return c, fmt.Errorf("SMTP_URL: want smtp://[user:pass@]host:port, got %q", mask(c.SMTPURL))
+			return fmt.Errorf("SMTP_URL: want smtp://[user:pass@]host:port, got %q", mask(c.SMTPURL))
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // parseRateLimits reads RATE_LIMITS: the body of PUT /sandbox/rate_limits.

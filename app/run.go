@@ -37,16 +37,9 @@ const EmbeddedMemoryLimit = 150 << 20
 // command is asked for (help, the sandbox key the embedded mode made),
 // stderr the log.
 func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) != 1 {
-		return errors.New(Usage)
-	}
-	cmd := args[0]
-	if cmd == "help" || cmd == "-h" || cmd == "--help" {
-		_, err := io.WriteString(stdout, Help())
+	cmd, err := command(args, stdout)
+	if err != nil || cmd == "" {
 		return err
-	}
-	if cmd != "serve" && cmd != "worker" && cmd != "all" && cmd != "migrate" && cmd != "health" {
-		return fmt.Errorf("unknown command %q\n%s", cmd, Usage)
 	}
 	cfg, err := LoadConfig(getenv)
 	if err != nil {
@@ -56,31 +49,9 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return health(ctx, cfg.HTTPAddr)
 	}
 	log := newLogger(stderr, cfg.LogFormat, cfg.LogLevel)
-	if cfg.Embedded() && debug.SetMemoryLimit(-1) == math.MaxInt64 {
-		// The embedded mode holds its data in this process (the in-process
-		// Redis, SQLite's cache): a soft limit makes the collector run
-		// before the heap doubles past it, unless the Go runtime's own
-		// GOMEMLIMIT says otherwise.
-		debug.SetMemoryLimit(EmbeddedMemoryLimit)
+	if err := startUp(&cfg, cmd, log, stdout); err != nil {
+		return err
 	}
-	embeddedRedis := cfg.RedisURL == ""
-	if embeddedRedis && cmd == "worker" {
-		return errors.New("REDIS_URL: a separate worker process needs a shared Redis; set REDIS_URL, or run 'feria all' for the embedded mode")
-	}
-	generatedKey := cfg.Embedded() && cfg.SandboxKey == "" && cmd != "migrate"
-	if generatedKey {
-		// The embedded mode is for trying feria out: the sandbox is on, with
-		// a key made now and printed. A configured key is a secret and is
-		// never logged.
-		b := make([]byte, 12)
-		_, _ = rand.Read(b)
-		cfg.SandboxKey = "sbx-" + hex.EncodeToString(b)
-	}
-	log.Info("starting", slog.String("command", cmd), slog.Any("config", cfg))
-	if generatedKey {
-		fmt.Fprintf(stdout, "sandbox key: %s\n", cfg.SandboxKey)
-	}
-
 	if cmd == "migrate" {
 		// The schema needs the database alone: a migration step runs
 		// before (or without) Redis and the file store.
@@ -101,7 +72,6 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 	}
-
 	d, err := wire(cfg, log, b)
 	if err != nil {
 		return err
@@ -119,65 +89,95 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 	}
+	return runProcesses(ctx, cmd, cfg, log, d, b)
+}
 
-	var wg sync.WaitGroup
-	errs := make(chan error, 2)
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	wg.Add(1)
-	go func() { // other processes may freeze the sandbox clock
-		defer wg.Done()
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-runCtx.Done():
-				return
-			case <-t.C:
-				if err := d.Clock.Reload(runCtx); err != nil && runCtx.Err() == nil {
-					log.Warn("clock reload failed", slog.Any("err", err))
-				}
-			}
+// command is the subcommand of args; "" once help is written.
+func command(args []string, stdout io.Writer) (string, error) {
+	if len(args) != 1 {
+		return "", errors.New(Usage)
+	}
+	cmd := args[0]
+	if cmd == "help" || cmd == "-h" || cmd == "--help" {
+		_, err := io.WriteString(stdout, Help())
+		return "", err
+	}
+	if cmd != "serve" && cmd != "worker" && cmd != "all" && cmd != "migrate" && cmd != "health" {
+		return "", fmt.Errorf("unknown command %q\n%s", cmd, Usage)
+	}
+	return cmd, nil
+}
+
+// startUp sets what the process needs before any backend opens: the
+// embedded mode's memory limit and sandbox key; it refuses a worker without
+// a shared Redis and logs the configuration.
+func startUp(cfg *Config, cmd string, log *slog.Logger, stdout io.Writer) error {
+	if cfg.Embedded() && debug.SetMemoryLimit(-1) == math.MaxInt64 {
+		// The embedded mode holds its data in this process (the in-process
+		// Redis, SQLite's cache): a soft limit makes the collector run
+		// before the heap doubles past it, unless the Go runtime's own
+		// GOMEMLIMIT says otherwise.
+		debug.SetMemoryLimit(EmbeddedMemoryLimit)
+	}
+	if cfg.RedisURL == "" && cmd == "worker" {
+		return errors.New("REDIS_URL: a separate worker process needs a shared Redis; set REDIS_URL, or run 'feria all' for the embedded mode")
+	}
+	generatedKey := cfg.Embedded() && cfg.SandboxKey == "" && cmd != "migrate"
+	if generatedKey {
+		// The embedded mode is for trying feria out: the sandbox is on, with
+		// a key made now and printed. A configured key is a secret and is
+		// never logged.
+		b := make([]byte, 12)
+		_, _ = rand.Read(b)
+		cfg.SandboxKey = "sbx-" + hex.EncodeToString(b)
+	}
+	log.Info("starting", slog.String("command", cmd), slog.Any("config", *cfg))
+	if generatedKey {
+		fmt.Fprintf(stdout, "sandbox key: %s\n", cfg.SandboxKey)
+	}
+	return nil
+}
+
+// processes are the goroutines of a running feria and the first error one
+// of them ends with.
+type processes struct {
+	wg   sync.WaitGroup
+	errs chan error
+}
+
+// start runs fn in a goroutine of the group; a non-nil result ends Run.
+func (p *processes) start(fn func() error) {
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		if err := fn(); err != nil {
+			p.errs <- err
 		}
 	}()
+}
 
+// runProcesses runs the clock's reload and what cmd runs (the workers, the
+// API or both) until ctx ends or one of them fails, then shuts them down.
+func runProcesses(ctx context.Context, cmd string, cfg Config, log *slog.Logger, d *Deps, b *backends) error {
+	p := &processes{errs: make(chan error, 2)}
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	p.start(func() error { reloadClock(runCtx, d, log); return nil })
 	if cmd == "worker" || cmd == "all" {
-		srv, err := newWorkers(d, b, cfg.WorkerConcurrency)
-		if err != nil {
+		if err := startWorkers(ctx, runCtx, cfg, log, d, b, p); err != nil {
 			return err
 		}
-		if embeddedRedis {
-			// This process is the only one that uses the embedded Redis:
-			// a job still running there ran in a process that was killed.
-			n, err := jobqueue.ReleaseLeases(ctx, b.redis, time.Now(), tasks.Names()...)
-			if err != nil {
-				return err
-			}
-			if n > 0 {
-				log.Info("jobs of a stopped run released", slog.Int("jobs", n))
-			}
-		}
-		wg.Add(2)
-		go func() { defer wg.Done(); d.Relay.Run(runCtx) }()
-		go func() {
-			defer wg.Done()
-			if err := srv.Run(runCtx); err != nil {
-				errs <- fmt.Errorf("workers: %w", err)
-			}
-		}()
-		log.Info("workers started", slog.Int("concurrency", cfg.WorkerConcurrency))
 	}
 	var api *fiber.App
 	if cmd == "serve" || cmd == "all" {
 		api = NewHTTP(d)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		p.start(func() error {
 			log.Info("listening", slog.String("addr", cfg.HTTPAddr))
 			if err := api.Listen(cfg.HTTPAddr); err != nil {
-				errs <- fmt.Errorf("HTTP_ADDR: %w", err)
+				return fmt.Errorf("HTTP_ADDR: %w", err)
 			}
-		}()
+			return nil
+		})
 	}
 
 	// Start-up (migrations, the routes, the contract document) leaves
@@ -189,26 +189,79 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	select {
 	case <-ctx.Done():
 		log.Info("shutting down", slog.Duration("timeout", cfg.ShutdownTimeout))
-	case err := <-errs:
+	case err := <-p.errs:
 		stop()
 		return err
 	}
 	// The API stops accepting and lets in-flight requests finish while the
 	// workers let their in-flight jobs finish, both within the timeout.
 	stop()
+	shutDown(api, p, cfg.ShutdownTimeout, log)
+	return nil
+}
+
+// reloadClock reads the sandbox clock every second until ctx ends: other
+// processes may freeze it.
+func reloadClock(ctx context.Context, d *Deps, log *slog.Logger) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := d.Clock.Reload(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("clock reload failed", slog.Any("err", err))
+			}
+		}
+	}
+}
+
+// startWorkers starts the outbox relay and the job server until runCtx
+// ends. With the embedded Redis it first releases the jobs a killed run
+// was running.
+func startWorkers(ctx, runCtx context.Context, cfg Config, log *slog.Logger, d *Deps, b *backends, p *processes) error {
+	srv, err := newWorkers(d, b, cfg.WorkerConcurrency)
+	if err != nil {
+		return err
+	}
+	if cfg.RedisURL == "" {
+		// This process is the only one that uses the embedded Redis:
+		// a job still running there ran in a process that was killed.
+		n, err := jobqueue.ReleaseLeases(ctx, b.redis, time.Now(), tasks.Names()...)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			log.Info("jobs of a stopped run released", slog.Int("jobs", n))
+		}
+	}
+	p.start(func() error { d.Relay.Run(runCtx); return nil })
+	p.start(func() error {
+		if err := srv.Run(runCtx); err != nil {
+			return fmt.Errorf("workers: %w", err)
+		}
+		return nil
+	})
+	log.Info("workers started", slog.Int("concurrency", cfg.WorkerConcurrency))
+	return nil
+}
+
+// shutDown stops the API (if any) within timeout and waits, a little
+// longer, for the other processes to end.
+func shutDown(api *fiber.App, p *processes, timeout time.Duration, log *slog.Logger) {
 	if api != nil {
-		if err := api.ShutdownWithTimeout(cfg.ShutdownTimeout); err != nil {
+		if err := api.ShutdownWithTimeout(timeout); err != nil {
 			log.Warn("http shutdown", slog.Any("err", err))
 		}
 		log.Info("http stopped")
 	}
 	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
+	go func() { p.wg.Wait(); close(done) }()
 	select {
 	case <-done:
 		log.Info("stopped")
-	case <-time.After(cfg.ShutdownTimeout + 5*time.Second):
+	case <-time.After(timeout + 5*time.Second):
 		log.Warn("shutdown timed out")
 	}
-	return nil
 }

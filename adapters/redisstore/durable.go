@@ -378,53 +378,14 @@ func openDurable(m *miniredis.Miniredis, dir, password string, every int64, log 
 		return nil, fmt.Errorf("%s: %w", snapPath, err)
 	}
 	d.snapCost = time.Since(start)
-	start = time.Now()
-	peers := map[uint64]*server.Peer{}
-	var maxID uint64
-	replayed := 0
-	good, state, err := readLog(logPath, d.epoch, func(r logRecord) error {
-		p := peers[r.Conn]
-		if p == nil {
-			p = server.NewPeer(bufio.NewWriter(io.Discard))
-			peers[r.Conn] = p
-		}
-		maxID = max(maxID, r.Conn)
-		d.noteScript(r.Args)
-		m.SetTime(r.At)
-		d.srv.Dispatch(p, r.Args)
-		replayed++
-		return nil
-	})
-	m.SetTime(time.Time{})
-	d.replayCost = time.Since(start)
+	good, state, replayed, err := d.replay(logPath)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (the snapshot %s and the log hold the data: keep both to investigate, remove both to start empty)",
 			logPath, err, SnapshotFile)
 	}
-	var size int64
-	var f *os.File
-	switch state {
-	case logCurrent:
-		if fi, err := os.Stat(logPath); err == nil && fi.Size() > good && log != nil {
-			// Never acknowledged: its answer waited for this write.
-			log.Warn("embedded redis: the command log's last record was cut short by a crash; it is dropped",
-				slog.String("path", logPath), slog.Int64("bytes", fi.Size()-good))
-		}
-		file, err := openLog(logPath, good)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", logPath, err)
-		}
-		f, size = file, good
-		if log != nil {
-			log.Info("embedded redis: command log replayed", slog.String("path", logPath), slog.Int("commands", replayed),
-				slog.Duration("took", d.replayCost))
-		}
-	default: // none yet, or one the snapshot already holds
-		file, n, err := createLog(logPath, d.epoch, nil)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", logPath, err)
-		}
-		f, size = file, n
+	f, size, err := d.reopenLog(logPath, state, good, replayed)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", logPath, err)
 	}
 	d.cmds = newGroupLog(f, size, func(err error) {
 		if log != nil {
@@ -433,7 +394,6 @@ func openDurable(m *miniredis.Miniredis, dir, password string, every int64, log 
 		}
 	})
 	d.compactAt = size + every
-	d.nextID.Store(maxID)
 	m.RequireAuth(password)
 	d.srv.SetPreHook(d.hook)
 	if d.ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
@@ -444,6 +404,55 @@ func openDurable(m *miniredis.Miniredis, dir, password string, every int64, log 
 	d.accepted.Add(1)
 	go d.accept()
 	return d, nil
+}
+
+// replay runs the log's records of the snapshot's epoch, each as its
+// connection at its time, and sets the next connection id past theirs. It
+// returns the length of the log's good part and the log's state.
+func (d *durable) replay(logPath string) (good int64, state logState, replayed int, err error) {
+	start := time.Now()
+	peers := map[uint64]*server.Peer{}
+	var maxID uint64
+	good, state, err = readLog(logPath, d.epoch, func(r logRecord) error {
+		p := peers[r.Conn]
+		if p == nil {
+			p = server.NewPeer(bufio.NewWriter(io.Discard))
+			peers[r.Conn] = p
+		}
+		maxID = max(maxID, r.Conn)
+		d.noteScript(r.Args)
+		d.m.SetTime(r.At)
+		d.srv.Dispatch(p, r.Args)
+		replayed++
+		return nil
+	})
+	d.m.SetTime(time.Time{})
+	d.replayCost = time.Since(start)
+	d.nextID.Store(maxID)
+	return good, state, replayed, err
+}
+
+// reopenLog opens the log to append after its good part (a record cut
+// short by a crash is dropped), or starts a new one where there is none of
+// the snapshot's epoch; it returns the file and its size.
+func (d *durable) reopenLog(logPath string, state logState, good int64, replayed int) (*os.File, int64, error) {
+	if state != logCurrent { // none yet, or one the snapshot already holds
+		return createLog(logPath, d.epoch, nil)
+	}
+	if fi, err := os.Stat(logPath); err == nil && fi.Size() > good && d.log != nil {
+		// Never acknowledged: its answer waited for this write.
+		d.log.Warn("embedded redis: the command log's last record was cut short by a crash; it is dropped",
+			slog.String("path", logPath), slog.Int64("bytes", fi.Size()-good))
+	}
+	f, err := openLog(logPath, good)
+	if err != nil {
+		return nil, 0, err
+	}
+	if d.log != nil {
+		d.log.Info("embedded redis: command log replayed", slog.String("path", logPath), slog.Int("commands", replayed),
+			slog.Duration("took", d.replayCost))
+	}
+	return f, good, nil
 }
 
 func (d *durable) accept() {

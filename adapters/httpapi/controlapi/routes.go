@@ -15,93 +15,107 @@ import (
 // SandboxRoutes serves the controls under /sandbox (behind its key):
 // fault rules, rate limits and the request journal.
 func SandboxRoutes(r fiber.Router, svc controlport.Service) {
-	r.Post("/faults", func(c *fiber.Ctx) error {
-		var in control.FaultInput
-		if err := httpapi.BindJSON(c, &in); err != nil {
-			return err
-		}
-		f, err := svc.AddFault(c.UserContext(), statusWords(in))
-		if err != nil {
-			return err
-		}
-		return c.Status(fiber.StatusCreated).JSON(f)
-	})
-	r.Get("/faults", func(c *fiber.Ctx) error {
-		fs, err := svc.Faults(c.UserContext())
-		if err != nil {
-			return err
-		}
-		return c.JSON(fiber.Map{"faults": fs})
-	})
-	r.Get("/faults/:id", func(c *fiber.Ctx) error {
-		id, err := httpapi.PositiveID("id", c.Params("id"))
-		if err != nil {
-			return err
-		}
-		fs, err := svc.Faults(c.UserContext())
-		if err != nil {
-			return err
-		}
-		for _, f := range fs {
-			if f.ID == id {
-				return c.JSON(f)
-			}
-		}
-		return control.ErrFaultNotFound.Withf("fault rule %d not found", id)
-	})
-	r.Delete("/faults", func(c *fiber.Ctx) error {
-		if err := svc.DeleteFaults(c.UserContext()); err != nil {
-			return err
-		}
-		return c.SendStatus(fiber.StatusNoContent)
-	})
-	r.Delete("/faults/:id", func(c *fiber.Ctx) error {
-		id, err := httpapi.PositiveID("id", c.Params("id"))
-		if err != nil {
-			return err
-		}
-		if err := svc.DeleteFault(c.UserContext(), id); err != nil {
-			return err
-		}
-		return c.SendStatus(fiber.StatusNoContent)
-	})
+	h := controls{svc}
+	r.Post("/faults", h.addFault)
+	r.Get("/faults", h.faults)
+	r.Get("/faults/:id", h.fault)
+	r.Delete("/faults", h.deleteFaults)
+	r.Delete("/faults/:id", h.deleteFault)
+	r.Get("/rate_limits", h.rateLimits)
+	r.Put("/rate_limits", h.setRateLimits)
+	r.Get("/requests", h.requests)
+}
 
-	r.Get("/rate_limits", func(c *fiber.Ctx) error {
-		ls, err := svc.RateLimits(c.UserContext())
-		if err != nil {
-			return err
-		}
-		return c.JSON(fiber.Map{"rules": ls})
-	})
-	r.Put("/rate_limits", func(c *fiber.Ctx) error {
-		var body struct {
-			Rules *[]control.RateLimitInput `json:"rules"`
-		}
-		if err := httpapi.BindJSON(c, &body); err != nil {
-			return err
-		}
-		if body.Rules == nil {
-			return control.ErrInvalid.With(`rules is required: {"rules": [...]}, or {"rules": []} for none`).
-				WithCause("rules", "rules is required")
-		}
-		ls, err := svc.SetRateLimits(c.UserContext(), *body.Rules)
-		if err != nil {
-			return err
-		}
-		return c.JSON(fiber.Map{"rules": ls})
-	})
+// controls are the handlers of the /sandbox controls.
+type controls struct{ svc controlport.Service }
 
-	r.Get("/requests", func(c *fiber.Ctx) error {
-		f, err := control.ParseFilter(httpapi.Query(c, "method"), httpapi.Query(c, "path"), c.Query("status"), c.Query("limit"))
-		if err != nil {
-			return err
+// listed answers {key: v}, or err.
+func listed(c *fiber.Ctx, key string, v any, err error) error {
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{key: v})
+}
+
+func (h controls) addFault(c *fiber.Ctx) error {
+	var in control.FaultInput
+	if err := httpapi.BindJSON(c, &in); err != nil {
+		return err
+	}
+	f, err := h.svc.AddFault(c.UserContext(), statusWords(in))
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(f)
+}
+
+func (h controls) faults(c *fiber.Ctx) error {
+	fs, err := h.svc.Faults(c.UserContext())
+	return listed(c, "faults", fs, err)
+}
+
+func (h controls) fault(c *fiber.Ctx) error {
+	id, err := httpapi.PositiveID("id", c.Params("id"))
+	if err != nil {
+		return err
+	}
+	fs, err := h.svc.Faults(c.UserContext())
+	if err != nil {
+		return err
+	}
+	for _, f := range fs {
+		if f.ID == id {
+			return c.JSON(f)
 		}
-		es, err := svc.Requests(c.UserContext(), f)
-		if err != nil {
-			return err
-		}
-		return c.JSON(fiber.Map{"requests": es})
-	})
+	}
+	return control.ErrFaultNotFound.Withf("fault rule %d not found", id)
+}
+
+func (h controls) deleteFaults(c *fiber.Ctx) error {
+	if err := h.svc.DeleteFaults(c.UserContext()); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h controls) deleteFault(c *fiber.Ctx) error {
+	id, err := httpapi.PositiveID("id", c.Params("id"))
+	if err != nil {
+		return err
+	}
+	if err := h.svc.DeleteFault(c.UserContext(), id); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (h controls) rateLimits(c *fiber.Ctx) error {
+	ls, err := h.svc.RateLimits(c.UserContext())
+	return listed(c, "rules", ls, err)
+}
+
+func (h controls) setRateLimits(c *fiber.Ctx) error {
+	var body struct {
+		Rules *[]control.RateLimitInput `json:"rules"`
+	}
+	if err := httpapi.BindJSON(c, &body); err != nil {
+		return err
+	}
+	if body.Rules == nil {
+		return control.ErrInvalid.With(`rules is required: {"rules": [...]}, or {"rules": []} for none`).
+			WithCause("rules", "rules is required")
+	}
+	ls, err := h.svc.SetRateLimits(c.UserContext(), *body.Rules)
+	return listed(c, "rules", ls, err)
+}
+
+func (h controls) requests(c *fiber.Ctx) error {
+	f, err := control.ParseFilter(httpapi.Query(c, "method"), httpapi.Query(c, "path"), c.Query("status"), c.Query("limit"))
+	if err != nil {
+		return err
+	}
+	es, err := h.svc.Requests(c.UserContext(), f)
+	return listed(c, "requests", es, err)
 }
 
 // statusWords names an error status's error and message where the rule

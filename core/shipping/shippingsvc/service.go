@@ -184,6 +184,27 @@ func (s *Service) ItemsCost(ctx context.Context, rawIDs, dimensions string) ([]s
 	if err := shipping.ReadDimensions(dimensions); err != nil {
 		return nil, err
 	}
+	items, err := s.parcels(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.quoteReads(ctx, ids, items, dimensions)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]shippingport.ItemQuote, 0, len(ids))
+	for _, id := range ids {
+		q, err := r.quote(id, dimensions)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, shippingport.ItemQuote{ItemID: id, Quote: q})
+	}
+	return out, nil
+}
+
+// parcels reads the parcels of ids by item, or names the items not found.
+func (s *Service) parcels(ctx context.Context, ids []string) (map[string]catalog.Parcel, error) {
 	list, err := s.catalog.Parcels(ctx, ids)
 	if err != nil {
 		return nil, err
@@ -192,14 +213,38 @@ func (s *Service) ItemsCost(ctx context.Context, rawIDs, dimensions string) ([]s
 	for _, it := range list {
 		items[it.ItemID] = it
 	}
-	var unknown, catIDs, sites []string
+	var unknown []string
+	for _, id := range ids {
+		if _, ok := items[id]; !ok {
+			unknown = append(unknown, id)
+		}
+	}
+	if len(unknown) == 1 {
+		return nil, catalog.ErrItemNotFound.Withf("item %s not found", unknown[0])
+	}
+	if len(unknown) > 1 {
+		return nil, catalog.ErrItemNotFound.Withf("items %s not found", strings.Join(unknown, ", "))
+	}
+	return items, nil
+}
+
+// quotes is what pricing many items reads once: their parcels, the
+// categories of those without dimensions, the sellers and the rate tables.
+type quotes struct {
+	items   map[string]catalog.Parcel
+	cats    map[string]catalog.Category
+	sellers map[int64]account.User
+	tables  map[string]shipping.Table
+}
+
+// quoteReads reads the categories, sellers and rate tables the items need,
+// each once.
+func (s *Service) quoteReads(ctx context.Context, ids []string, items map[string]catalog.Parcel, dimensions string) (quotes, error) {
+	r := quotes{items: items, cats: map[string]catalog.Category{}}
+	var catIDs, sites []string
 	var sellerIDs []int64
 	for _, id := range ids {
-		it, ok := items[id]
-		if !ok {
-			unknown = append(unknown, id)
-			continue
-		}
+		it := items[id]
 		if shipping.NeedsCategory(dimensions, &it) && !slices.Contains(catIDs, it.CategoryID) {
 			catIDs = append(catIDs, it.CategoryID)
 		}
@@ -210,56 +255,47 @@ func (s *Service) ItemsCost(ctx context.Context, rawIDs, dimensions string) ([]s
 			sites = append(sites, it.SiteID)
 		}
 	}
-	if len(unknown) == 1 {
-		return nil, catalog.ErrItemNotFound.Withf("item %s not found", unknown[0])
-	}
-	if len(unknown) > 1 {
-		return nil, catalog.ErrItemNotFound.Withf("items %s not found", strings.Join(unknown, ", "))
-	}
-	cats := map[string]catalog.Category{}
 	if len(catIDs) > 0 {
 		list, err := s.catalog.Categories(ctx, catIDs)
 		if err != nil {
-			return nil, err
+			return r, err
 		}
 		for _, c := range list {
-			cats[c.ID] = c
+			r.cats[c.ID] = c
 		}
 	}
 	users, err := s.users.Users(ctx, sellerIDs)
 	if err != nil {
-		return nil, err
+		return r, err
 	}
-	sellers := make(map[int64]account.User, len(users))
+	r.sellers = make(map[int64]account.User, len(users))
 	for _, u := range users {
-		sellers[u.ID] = u
+		r.sellers[u.ID] = u
 	}
-	tables, err := s.tablesOf(ctx, sites)
+	r.tables, err = s.tablesOf(ctx, sites)
+	return r, err
+}
+
+// quote prices the item id from what was read.
+func (r quotes) quote(id, dimensions string) (shipping.Quote, error) {
+	it := r.items[id]
+	seller, ok := r.sellers[it.SellerID]
+	if !ok {
+		return shipping.Quote{}, account.ErrUserNotFound.Withf("user %d, the seller of item %s, not found", it.SellerID, id)
+	}
+	cat, ok := r.cats[it.CategoryID]
+	if !ok && shipping.NeedsCategory(dimensions, &it) {
+		return shipping.Quote{}, catalog.ErrCategoryNotFound.Withf("category %s of item %s not found", it.CategoryID, id)
+	}
+	pkg, _, err := shipping.PackageOf(dimensions, &it, cat)
 	if err != nil {
-		return nil, err
+		return shipping.Quote{}, ofItem(id, err)
 	}
-	out := make([]shippingport.ItemQuote, 0, len(ids))
-	for _, id := range ids {
-		it := items[id]
-		seller, ok := sellers[it.SellerID]
-		if !ok {
-			return nil, account.ErrUserNotFound.Withf("user %d, the seller of item %s, not found", it.SellerID, id)
-		}
-		cat, ok := cats[it.CategoryID]
-		if !ok && shipping.NeedsCategory(dimensions, &it) {
-			return nil, catalog.ErrCategoryNotFound.Withf("category %s of item %s not found", it.CategoryID, id)
-		}
-		pkg, _, err := shipping.PackageOf(dimensions, &it, cat)
-		if err != nil {
-			return nil, ofItem(id, err)
-		}
-		q, err := tables[it.SiteID].Quote(pkg, seller.Reputation)
-		if err != nil {
-			return nil, ofItem(id, err)
-		}
-		out = append(out, shippingport.ItemQuote{ItemID: id, Quote: q})
+	q, err := r.tables[it.SiteID].Quote(pkg, seller.Reputation)
+	if err != nil {
+		return shipping.Quote{}, ofItem(id, err)
 	}
-	return out, nil
+	return q, nil
 }
 
 // ofItem says which item of a multi-item call an error is about.
