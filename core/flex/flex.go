@@ -137,6 +137,19 @@ type Shipment struct {
 	DriverID *int64 `json:"driver_id"`
 }
 
+// ShipmentItem is one line of GET /shipments/{id}/items: an item of the
+// shipment's order, under the marketplace's names. Dimensions and
+// variation are null: a sandbox order holds neither.
+type ShipmentItem struct {
+	ItemID      string  `json:"item_id"`
+	Description string  `json:"description"`
+	Quantity    int     `json:"quantity"`
+	Dimensions  *string `json:"dimensions"`
+	SenderID    int64   `json:"sender_id"`
+	OrderID     int64   `json:"order_id"`
+	VariationID *int64  `json:"variation_id"`
+}
+
 // Errors of the module.
 var (
 	ErrInvalidSubscription  = kernel.E(kernel.Invalid, "bad_request", "invalid subscription")

@@ -27,6 +27,9 @@ type Service interface {
 	// ShipmentView is GET /shipments/{id}, for the seller and the buyer of
 	// the shipment's order (the caller in ctx).
 	ShipmentView(ctx context.Context, id int64) (flex.Shipment, error)
+	// ShipmentItems is GET /shipments/{id}/items: the lines of the
+	// shipment's order, for the same callers as ShipmentView.
+	ShipmentItems(ctx context.Context, id int64) ([]flex.ShipmentItem, error)
 
 	// The public API of area E; every call needs the caller in ctx.
 

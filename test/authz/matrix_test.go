@@ -146,6 +146,7 @@ var rows = []row{
 	// each concerns, and the missed feeds, for the application's owner.
 	{route: "GET /orders/:order_id", access: token, path: "/orders/2000001", may: []string{seller, buyer}},
 	{route: "GET /shipments/:shipment_id", access: token, path: "/shipments/40001", may: []string{seller, buyer}},
+	{route: "GET /shipments/:shipment_id/items", access: token, path: "/shipments/40001/items", may: []string{seller, buyer}},
 	{route: "GET /questions/:question_id", access: token, path: "/questions/{question}", may: []string{seller, buyer}},
 	{route: "GET /messages/:message_id", access: token, path: "/messages/{message}", may: []string{seller, buyer}},
 	{route: "GET /missed_feeds", access: token, path: "/missed_feeds?app_id=7001", may: []string{seller}},

@@ -33,6 +33,7 @@ func Routes(r fiber.Router, svc flexport.Service, auth httpapi.Auth) {
 	r.Delete(item, shape, token, h.option(svc.DisableItem))
 	r.Get("/flex/sites/:site_id?/shipments/:shipment_id/assignment/v1", shape, token, h.assignment)
 	r.Get("/shipments/:shipment_id", shape, token, h.shipment)
+	r.Get("/shipments/:shipment_id/items", shape, token, h.shipmentItems)
 }
 
 type handlers struct {

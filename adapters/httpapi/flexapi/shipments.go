@@ -19,3 +19,17 @@ func (h handlers) shipment(c *fiber.Ctx) error {
 	}
 	return c.JSON(sh)
 }
+
+// shipmentItems serves GET /shipments/{shipment_id}/items: what the
+// shipment carries, for the same callers as the shipment.
+func (h handlers) shipmentItems(c *fiber.Ctx) error {
+	id, err := httpapi.PositiveID("shipment_id", c.Params("shipment_id"))
+	if err != nil {
+		return err
+	}
+	items, err := h.svc.ShipmentItems(c.UserContext(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(items)
+}

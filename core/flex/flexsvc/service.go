@@ -12,6 +12,7 @@ import (
 
 	"github.com/feria/feria/core/flex"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/sales"
 	"github.com/feria/feria/core/webhooks"
 	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/catalogport"
@@ -151,20 +152,49 @@ func (s *Service) Shipment(ctx context.Context, id int64) (flex.Shipment, error)
 // ShipmentView returns a shipment to the seller or the buyer of its order;
 // an unknown shipment is 404 before anybody's permission is read.
 func (s *Service) ShipmentView(ctx context.Context, id int64) (flex.Shipment, error) {
+	sh, _, err := s.shipmentOfCaller(ctx, id)
+	return sh, err
+}
+
+// shipmentOfCaller reads a shipment and its order for the order's seller or
+// buyer; an unknown shipment is 404 before anybody's permission is read.
+func (s *Service) shipmentOfCaller(ctx context.Context, id int64) (flex.Shipment, sales.Order, error) {
 	c, err := caller(ctx)
 	if err != nil {
-		return flex.Shipment{}, err
+		return flex.Shipment{}, sales.Order{}, err
 	}
 	sh, err := s.Shipment(ctx, id)
 	if err != nil {
-		return sh, err
+		return sh, sales.Order{}, err
 	}
 	o, err := s.orders.Order(ctx, sh.OrderID)
 	if err != nil {
-		return flex.Shipment{}, err
+		return flex.Shipment{}, sales.Order{}, err
 	}
 	if !o.Concerns(c.UserID) {
-		return flex.Shipment{}, flex.ErrNotYourShipment.Withf("the caller is neither the seller nor the buyer of the order of shipment %d", id)
+		return flex.Shipment{}, sales.Order{}, flex.ErrNotYourShipment.Withf("the caller is neither the seller nor the buyer of the order of shipment %d", id)
 	}
-	return sh, nil
+	return sh, o, nil
+}
+
+// ShipmentItems lists the lines of a shipment's order, each described by
+// its item's title (an item deleted since: its id).
+func (s *Service) ShipmentItems(ctx context.Context, id int64) ([]flex.ShipmentItem, error) {
+	_, o, err := s.shipmentOfCaller(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]flex.ShipmentItem, len(o.Items))
+	for i, line := range o.Items {
+		title := line.ItemID
+		it, err := s.catalog.Item(ctx, line.ItemID)
+		switch {
+		case err == nil:
+			title = it.Title
+		case kernel.KindOf(err) != kernel.NotExist:
+			return nil, err
+		}
+		out[i] = flex.ShipmentItem{ItemID: line.ItemID, Description: title, Quantity: line.Quantity, SenderID: o.SellerID, OrderID: o.ID}
+	}
+	return out, nil
 }
