@@ -15,7 +15,7 @@ func TestShipmentItems(t *testing.T) {
 			buyer := apptest.Bearer("APP_USR-buyer")
 			a.Sandbox("PUT", "/users/456", map[string]any{"id": 456, "nickname": "BUYER", "site_id": "MLA", "access_token": "APP_USR-buyer"}).OK(t, 200)
 			a.Sandbox("PUT", "/orders/2000001", map[string]any{"site_id": "MLA", "seller_id": 123, "buyer_id": 456, "pack_id": nil, "status": "paid",
-				"items": []any{map[string]any{"item_id": "MLA1100", "quantity": 2, "unit_price": 15000}, map[string]any{"item_id": "MLA2100", "quantity": 1, "unit_price": 100}},
+				"items":    []any{map[string]any{"item_id": "MLA1100", "quantity": 2, "unit_price": 15000}, map[string]any{"item_id": "MLA2100", "quantity": 1, "unit_price": 100}},
 				"shipping": map[string]any{"id": 40001}, "has_claim": false}).OK(t, 200)
 			want := `[{"item_id":"MLA1100","description":"Amortiguador MLA1100","quantity":2,"dimensions":null,"sender_id":123,"order_id":2000001,"variation_id":null},
 				{"item_id":"MLA2100","description":"Auriculares MLA2100","quantity":1,"dimensions":null,"sender_id":123,"order_id":2000001,"variation_id":null}]`
