@@ -8,9 +8,8 @@ import (
 
 	"github.com/feria/feria/core/catalog"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 )
-
-func str(s string) *string { return &s }
 
 func validItem() catalog.Item {
 	return catalog.Item{ID: "MLA1100", SiteID: "MLA", SellerID: 123, Title: "Amortiguador", CategoryID: "MLA1747",
@@ -47,7 +46,7 @@ func TestValidateItem(t *testing.T) {
 		{"id without digits", func(i *catalog.Item) { i.ID = "MLA" }, "item_id"},
 		{"category of another site", func(i *catalog.Item) { i.CategoryID = "MLB1" }, "category_id"},
 		{"bad domain", func(i *catalog.Item) { i.DomainID = "MLB-X" }, "domain_id"},
-		{"catalog product of another site", func(i *catalog.Item) { i.CatalogProductID = str("MLM1") }, "catalog_product_id"},
+		{"catalog product of another site", func(i *catalog.Item) { i.CatalogProductID = kerneltest.Ptr("MLM1") }, "catalog_product_id"},
 		{"no seller", func(i *catalog.Item) { i.SellerID = 0 }, "seller_id"},
 		{"no title", func(i *catalog.Item) { i.Title = " " }, "title"},
 		{"bad status", func(i *catalog.Item) { i.Status = "sold" }, "status"},
@@ -58,8 +57,8 @@ func TestValidateItem(t *testing.T) {
 			i.Attributes = []catalog.ItemAttribute{{ID: "A"}, {ID: "A"}}
 		}, "attributes[1].id"},
 		{"bad shipping mode", func(i *catalog.Item) { i.Shipping.Mode = "pigeon" }, "shipping.mode"},
-		{"bad dimensions", func(i *catalog.Item) { i.Shipping.Dimensions = str("10x20,5") }, "shipping.dimensions"},
-		{"dimensions not whole", func(i *catalog.Item) { i.Shipping.Dimensions = str("10.5x20x30,500") }, "shipping.dimensions"},
+		{"bad dimensions", func(i *catalog.Item) { i.Shipping.Dimensions = kerneltest.Ptr("10x20,5") }, "shipping.dimensions"},
+		{"dimensions not whole", func(i *catalog.Item) { i.Shipping.Dimensions = kerneltest.Ptr("10.5x20x30,500") }, "shipping.dimensions"},
 		{"free methods of not_specified", func(i *catalog.Item) {
 			i.Shipping.Mode = "not_specified"
 			i.Shipping.FreeMethods = []catalog.FreeMethod{{ID: 73328, Rule: catalog.FreeRule{FreeMode: "country"}}}
@@ -103,7 +102,7 @@ func TestValidateCatalog(t *testing.T) {
 	if got := causes(t, catalog.ValidateDomain(d)); len(got) != 1 || got[0] != "compatibilities[0].categories[0].id" {
 		t.Errorf("domain category of another site: %v", got)
 	}
-	p := catalog.Product{ID: "MLA1", SiteID: "MLA", DomainID: "MLA-CARS", Name: "Ka", ParentID: str("MLA1")}
+	p := catalog.Product{ID: "MLA1", SiteID: "MLA", DomainID: "MLA-CARS", Name: "Ka", ParentID: kerneltest.Ptr("MLA1")}
 	if got := causes(t, catalog.ValidateProduct(p)); len(got) != 1 || got[0] != "parent_id" {
 		t.Errorf("product its own parent: %v", got)
 	}
@@ -123,7 +122,7 @@ func TestValidateCatalog(t *testing.T) {
 func TestView(t *testing.T) {
 	it := validItem()
 	it.Tags = []string{"a", catalog.TagPending}
-	it.Attributes = []catalog.ItemAttribute{{ID: catalog.AttrHasCompatibilities}, {ID: catalog.AttrPartNumber, ValueName: str("PN")}}
+	it.Attributes = []catalog.ItemAttribute{{ID: catalog.AttrHasCompatibilities}, {ID: catalog.AttrPartNumber, ValueName: kerneltest.Ptr("PN")}}
 	if pn := it.PartNumber(); pn == nil || *pn != "PN" {
 		t.Errorf("part number: %v", pn)
 	}

@@ -3,6 +3,7 @@ package compat
 import (
 	"errors"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"strings"
 	"testing"
 )
@@ -25,13 +26,12 @@ func TestIDs(t *testing.T) {
 }
 
 func TestCheckComment(t *testing.T) {
-	s := func(v string) *string { return &v }
 	for _, c := range []struct {
 		comment *string
 		want    error
 	}{
-		{nil, ErrCommentMissing}, {s(""), ErrCommentMissing}, {s(" \t"), ErrCommentMissing},
-		{s("x"), nil}, {s(strings.Repeat("é", 255)), nil}, {s(strings.Repeat("é", 256)), ErrCommentTooLong},
+		{nil, ErrCommentMissing}, {kerneltest.Ptr(""), ErrCommentMissing}, {kerneltest.Ptr(" \t"), ErrCommentMissing},
+		{kerneltest.Ptr("x"), nil}, {kerneltest.Ptr(strings.Repeat("é", 255)), nil}, {kerneltest.Ptr(strings.Repeat("é", 256)), ErrCommentTooLong},
 	} {
 		err := CheckComment(c.comment)
 		if (c.want == nil) != (err == nil) || (err != nil && err.(interface{ Error() string }).Error() == "") {

@@ -1,7 +1,6 @@
 package compat
 
 import (
-	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -11,24 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var ptr = kerneltest.Ptr[string]
-
-// wantErr fails t unless err is want (nil: no error) and, where cause is
-// given, names it as its last cause.
-func wantErr(t *testing.T, name string, err, want error, cause string) {
-	t.Helper()
-	if !errors.Is(err, want) || (want == nil) != (err == nil) {
-		t.Errorf("%s: error %v, want %v", name, err, want)
-		return
-	}
-	var e *kernel.Error
-	if err != nil && cause != "" && (!errors.As(err, &e) || e.Causes[len(e.Causes)-1].Code != cause) {
-		t.Errorf("%s: error %v, want the cause %q", name, err, cause)
-	}
-}
-
 func product(id, domain string) Product {
-	return Product{ID: id, SiteID: "MLA", DomainID: domain, Name: "car " + id, ParentID: ptr("MLA1")}
+	return Product{ID: id, SiteID: "MLA", DomainID: domain, Name: "car " + id, ParentID: kerneltest.Ptr("MLA1")}
 }
 
 func TestCheckCreate(t *testing.T) {
@@ -48,7 +31,7 @@ func TestCheckCreate(t *testing.T) {
 		{"bad id", Nodes{Products: []ProductEntry{{ID: "2"}}}, false, ErrBadFormat},
 	} {
 		got, err := CheckCreate(c.n)
-		wantErr(t, c.name, err, c.want, "")
+		kerneltest.WantErr(t, c.name, err, kerneltest.Want{Is: c.want})
 		if got != c.universal {
 			t.Errorf("%s: universal %v, want %v", c.name, got, c.universal)
 		}
@@ -62,22 +45,21 @@ func TestPlanPut(t *testing.T) {
 		name      string
 		req       PutRequest
 		universal *bool
-		want      error
-		cause     string
+		want      kerneltest.Want
 	}{
-		{"delete", PutRequest{Delete: some}, nil, nil, ""},
-		{"universal false", PutRequest{Universal: no}, no, nil, ""},
-		{"universal of create wins", PutRequest{Universal: no, Create: &Nodes{Universal: yes}}, yes, nil, ""},
-		{"universal true beside a delete", PutRequest{Universal: yes, Delete: some}, yes, nil, ""},
-		{"nothing", PutRequest{}, nil, ErrInvalidArguments, "universal"},
-		{"empty nodes", PutRequest{Create: &Nodes{}, Update: &Nodes{}}, nil, ErrInvalidArguments, "universal"},
-		{"universal true beside an update", PutRequest{Universal: yes, Update: some}, yes, ErrInvalidArguments, "universal"},
-		{"bad create", PutRequest{Create: &Nodes{Products: []ProductEntry{{}}}}, nil, ErrIncomplete, "create.products.id"},
-		{"bad update", PutRequest{Update: &Nodes{Groups: []GroupEntry{{}}}}, nil, ErrIncomplete, "update.products_group.ids"},
-		{"bad delete", PutRequest{Delete: &Nodes{Products: []ProductEntry{{ID: "x"}}}}, nil, ErrBadFormat, "delete.products.id"},
+		{"delete", PutRequest{Delete: some}, nil, kerneltest.Want{}},
+		{"universal false", PutRequest{Universal: no}, no, kerneltest.Want{}},
+		{"universal of create wins", PutRequest{Universal: no, Create: &Nodes{Universal: yes}}, yes, kerneltest.Want{}},
+		{"universal true beside a delete", PutRequest{Universal: yes, Delete: some}, yes, kerneltest.Want{}},
+		{"nothing", PutRequest{}, nil, kerneltest.Want{Is: ErrInvalidArguments, Causes: []string{"body", "universal"}}},
+		{"empty nodes", PutRequest{Create: &Nodes{}, Update: &Nodes{}}, nil, kerneltest.Want{Is: ErrInvalidArguments, Causes: []string{"body", "universal"}}},
+		{"universal true beside an update", PutRequest{Universal: yes, Update: some}, yes, kerneltest.Want{Is: ErrInvalidArguments, Causes: []string{"body", "universal"}}},
+		{"bad create", PutRequest{Create: &Nodes{Products: []ProductEntry{{}}}}, nil, kerneltest.Want{Is: ErrIncomplete, Causes: []string{"create.products.id"}}},
+		{"bad update", PutRequest{Update: &Nodes{Groups: []GroupEntry{{}}}}, nil, kerneltest.Want{Is: ErrIncomplete, Causes: []string{"update.products_group.ids"}}},
+		{"bad delete", PutRequest{Delete: &Nodes{Products: []ProductEntry{{ID: "x"}}}}, nil, kerneltest.Want{Is: ErrBadFormat, Causes: []string{"delete.products.id"}}},
 	} {
 		p, err := PlanPut(c.req)
-		wantErr(t, c.name, err, c.want, c.cause)
+		kerneltest.WantErr(t, c.name, err, c.want)
 		if err == nil && !cmp.Equal(p.Universal, c.universal) {
 			t.Errorf("%s: universal %v, want %v", c.name, p.Universal, c.universal)
 		}
@@ -93,10 +75,10 @@ func TestTheProductLimit(t *testing.T) {
 	ids := func(n int) []string { return make([]string, n) }
 	for _, c := range []struct {
 		n    int
-		want error
-	}{{0, nil}, {MaxProducts, nil}, {MaxProducts + 1, ErrTooManyProducts}} {
-		wantErr(t, "named", CheckNamed(ids(c.n)), c.want, "products")
-		wantErr(t, "counted", CheckCounted(c.n), c.want, "products")
+		want kerneltest.Want
+	}{{0, kerneltest.Want{}}, {MaxProducts, kerneltest.Want{}}, {MaxProducts + 1, kerneltest.Want{Is: ErrTooManyProducts, Causes: []string{"products"}}}} {
+		kerneltest.WantErr(t, "named", CheckNamed(ids(c.n)), c.want)
+		kerneltest.WantErr(t, "counted", CheckCounted(c.n), c.want)
 	}
 	n := Nodes{Products: []ProductEntry{{ID: "MLA2"}}, Groups: []GroupEntry{{IDs: []string{"MLA3", "MLA2"}}}}
 	if diff := cmp.Diff([]string{"MLA2", "MLA3", "MLA2"}, NamedProducts(n)); diff != "" {
@@ -120,23 +102,28 @@ func TestCheckProduct(t *testing.T) {
 		{"other site", other, true, ErrOtherSite},
 		{"parent", parent, true, ErrNotChildren},
 	} {
-		wantErr(t, c.name, CheckProduct(c.p.ID, c.p, c.found, "MLA"), c.want, "products")
+		want := kerneltest.Want{Is: c.want}
+		if c.want != nil {
+			want.Causes = []string{"products"}
+		}
+		kerneltest.WantErr(t, c.name, CheckProduct(c.p.ID, c.p, c.found, "MLA"), want)
 	}
 	f := FamilyEntry{Selector: Selector{DomainID: "MLB-CARS"}}
-	wantErr(t, "family of the site", CheckFamilyDomain(f, Domain{ID: "MLB-CARS", SiteID: "MLB"}, "MLB"), nil, "")
-	wantErr(t, "family of another site", CheckFamilyDomain(f, Domain{ID: "MLB-CARS", SiteID: "MLB"}, "MLA"), ErrOtherSite, "products_families.domain_id")
+	kerneltest.WantErr(t, "family of the site", CheckFamilyDomain(f, Domain{ID: "MLB-CARS", SiteID: "MLB"}, "MLB"), kerneltest.Want{})
+	kerneltest.WantErr(t, "family of another site", CheckFamilyDomain(f, Domain{ID: "MLB-CARS", SiteID: "MLB"}, "MLA"),
+		kerneltest.Want{Is: ErrOtherSite, Causes: []string{"products_families.domain_id"}})
 }
 
 func TestTargets(t *testing.T) {
 	products := map[string]Product{"MLA2": product("MLA2", "MLA-CARS"), "MLA3": product("MLA3", "MLA-TRUCKS")}
 	counted := map[string]bool{"MLA9": true}
 	ts := NewTargets(counted)
-	n := Nodes{Products: []ProductEntry{{ID: "MLA2", Note: ptr("a")}},
+	n := Nodes{Products: []ProductEntry{{ID: "MLA2", Note: kerneltest.Ptr("a")}},
 		Groups: []GroupEntry{{IDs: []string{"MLA2", "MLA3"}, CreationSource: CreationSuggestions}}}
 	if err := ts.AddNamed(n, products, "MLA"); err != nil {
 		t.Fatal(err)
 	}
-	want := []Target{{Product: products["MLA2"], Note: ptr("a")}, {Product: products["MLA3"], Creation: CreationSuggestions}}
+	want := []Target{{Product: products["MLA2"], Note: kerneltest.Ptr("a")}, {Product: products["MLA3"], Creation: CreationSuggestions}}
 	if diff := cmp.Diff(want, ts.List); diff != "" {
 		t.Errorf("targets (-want +got):\n%s", diff)
 	}
@@ -175,7 +162,7 @@ func TestDomainCount(t *testing.T) {
 		{OpCreate, eleven[:MaxDomains], nil}, {OpCreate, eleven, ErrTooManyDomains},
 		{OpDelete, eleven, ErrTooManyDomains}, {OpUpdate, eleven, nil},
 	} {
-		wantErr(t, "domains", CheckDomainCount(c.op, c.domains), c.want, "")
+		kerneltest.WantErr(t, "domains", CheckDomainCount(c.op, c.domains), kerneltest.Want{Is: c.want})
 	}
 }
 
@@ -195,17 +182,17 @@ func TestLink(t *testing.T) {
 		want     error
 	}{
 		{"bare", nil, []string{"MLA-CARS"}, Target{Product: car}, nil},
-		{"empty note and restrictions anywhere", nil, []string{"MLA-CARS"}, Target{Product: car, Note: ptr(""), Restr: &[]Restriction{}}, nil},
-		{"note and restrictions", open, []string{"MLA-CARS"}, Target{Product: car, Note: ptr("n"), Restr: front}, nil},
+		{"empty note and restrictions anywhere", nil, []string{"MLA-CARS"}, Target{Product: car, Note: kerneltest.Ptr(""), Restr: &[]Restriction{}}, nil},
+		{"note and restrictions", open, []string{"MLA-CARS"}, Target{Product: car, Note: kerneltest.Ptr("n"), Restr: front}, nil},
 		{"not an extension", open, []string{"MLA-BIKES"}, Target{Product: car}, ErrDomainMismatch},
 		{"no link", open, []string{"MLA-CARS", "MLA-TRUCKS"}, Target{Product: car}, ErrDomainMismatch},
-		{"note not allowed", &CategorySettings{}, []string{"MLA-CARS"}, Target{Product: car, Note: ptr("n")}, ErrNoteNotAllowed},
+		{"note not allowed", &CategorySettings{}, []string{"MLA-CARS"}, Target{Product: car, Note: kerneltest.Ptr("n")}, ErrNoteNotAllowed},
 		{"restrictions not allowed", &CategorySettings{NoteStatus: Enabled}, []string{"MLA-CARS"}, Target{Product: car, Restr: front}, ErrRestrNotAllowed},
 		{"bad restriction", open, []string{"MLA-CARS"}, Target{Product: car, Restr: &[]Restriction{{AttributeID: "SIDE"}}}, ErrBadRestriction},
 	} {
 		ts := []Target{c.t}
 		err := Link(Item{DomainID: "MLA-PARTS", CategoryID: "MLA5", Category: c.category}, own, c.domains, ts)
-		wantErr(t, c.name, err, c.want, "")
+		kerneltest.WantErr(t, c.name, err, kerneltest.Want{Is: c.want})
 		if err == nil && !cmp.Equal(ts[0].Link, link) {
 			t.Errorf("%s: link %+v", c.name, ts[0].Link)
 		}
@@ -231,19 +218,19 @@ func TestNewAmendCopied(t *testing.T) {
 		want Compatibility
 	}{
 		{"new bare", New("MLA100", Target{Product: car}, "c1", now), bare},
-		{"new with all", New("MLA100", Target{Product: car, Creation: CreationSuggestions, Note: ptr("n"), Restr: &rs}, "c1", now),
+		{"new with all", New("MLA100", Target{Product: car, Creation: CreationSuggestions, Note: kerneltest.Ptr("n"), Restr: &rs}, "c1", now),
 			with(func(c *Compatibility) {
 				c.CreationSource, c.Note, c.NoteStatus, c.Restrictions = CreationSuggestions, "n", NotePending, rs
 			})},
-		{"new empty note", New("MLA100", Target{Product: car, Note: ptr("")}, "c1", now), bare},
+		{"new empty note", New("MLA100", Target{Product: car, Note: kerneltest.Ptr("")}, "c1", now), bare},
 		{"amend nothing", Amend(bare, Target{}, later), with(func(c *Compatibility) { c.LastUpdated = later })},
-		{"amend note", Amend(bare, Target{Note: ptr("n"), Restr: &rs}, later),
+		{"amend note", Amend(bare, Target{Note: kerneltest.Ptr("n"), Restr: &rs}, later),
 			with(func(c *Compatibility) {
 				c.Note, c.NoteStatus, c.Restrictions, c.LastUpdated = "n", NotePending, rs, later
 			})},
-		{"amend same note", Amend(with(func(c *Compatibility) { c.Note, c.NoteStatus = "n", NoteApproved }), Target{Note: ptr("n")}, later),
+		{"amend same note", Amend(with(func(c *Compatibility) { c.Note, c.NoteStatus = "n", NoteApproved }), Target{Note: kerneltest.Ptr("n")}, later),
 			with(func(c *Compatibility) { c.Note, c.NoteStatus, c.LastUpdated = "n", NoteApproved, later })},
-		{"amend note removed", Amend(with(func(c *Compatibility) { c.Note, c.NoteStatus = "n", NoteApproved }), Target{Note: ptr("")}, later),
+		{"amend note removed", Amend(with(func(c *Compatibility) { c.Note, c.NoteStatus = "n", NoteApproved }), Target{Note: kerneltest.Ptr("")}, later),
 			with(func(c *Compatibility) { c.LastUpdated = later })},
 	} {
 		if diff := cmp.Diff(c.want, c.got); diff != "" {

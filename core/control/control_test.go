@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 )
 
 func TestPathMatches(t *testing.T) {
@@ -90,10 +91,8 @@ func TestCallerKey(t *testing.T) {
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
-
 func TestNewFault(t *testing.T) {
-	f, err := NewFault(FaultInput{Path: ptr("/items/*")})
+	f, err := NewFault(FaultInput{Path: kerneltest.Ptr("/items/*")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,13 +100,13 @@ func TestNewFault(t *testing.T) {
 	if b, w := js(f), js(want); b != w {
 		t.Errorf("defaults: %s, want %s", b, w)
 	}
-	f, err = NewFault(FaultInput{Method: ptr("get"), Path: ptr("/items/*"), Status: ptr(503), Error: ptr(" unavailable "), Message: ptr("later"),
-		Times: ptr(3), LatencyMS: ptr(20), Probability: ptr(0.5), RetryAfter: ptr(0)})
+	f, err = NewFault(FaultInput{Method: kerneltest.Ptr("get"), Path: kerneltest.Ptr("/items/*"), Status: kerneltest.Ptr(503), Error: kerneltest.Ptr(" unavailable "), Message: kerneltest.Ptr("later"),
+		Times: kerneltest.Ptr(3), LatencyMS: kerneltest.Ptr(20), Probability: kerneltest.Ptr(0.5), RetryAfter: kerneltest.Ptr(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = Fault{Method: ptr("GET"), Path: "/items/*", Status: 503, Error: "unavailable", Message: "later",
-		LatencyMS: 20, Probability: 0.5, Times: ptr(3), RetryAfter: 0}
+	want = Fault{Method: kerneltest.Ptr("GET"), Path: "/items/*", Status: 503, Error: "unavailable", Message: "later",
+		LatencyMS: 20, Probability: 0.5, Times: kerneltest.Ptr(3), RetryAfter: 0}
 	if b, w := js(f), js(want); b != w {
 		t.Errorf("filled: %s, want %s", b, w)
 	}
@@ -117,21 +116,21 @@ func TestNewFault(t *testing.T) {
 		cause string
 	}{
 		{FaultInput{}, "path"},
-		{FaultInput{Path: ptr("items")}, "path"},
-		{FaultInput{Path: ptr("/items?x=1")}, "path"},
-		{FaultInput{Path: ptr("/" + strings.Repeat("a", MaxPatternLen))}, "path"},
-		{FaultInput{Path: ptr("/x"), Method: ptr("")}, "method"},
-		{FaultInput{Path: ptr("/x"), Method: ptr("GE T")}, "method"},
-		{FaultInput{Path: ptr("/x"), Status: ptr(200)}, "status"},
-		{FaultInput{Path: ptr("/x"), Status: ptr(600)}, "status"},
-		{FaultInput{Path: ptr("/x"), Status: ptr(-1)}, "status"},
-		{FaultInput{Path: ptr("/x"), LatencyMS: ptr(-1)}, "latency_ms"},
-		{FaultInput{Path: ptr("/x"), LatencyMS: ptr(int(MaxLatency.Milliseconds()) + 1)}, "latency_ms"},
-		{FaultInput{Path: ptr("/x"), Probability: ptr(1.01)}, "probability"},
-		{FaultInput{Path: ptr("/x"), Probability: ptr(-0.1)}, "probability"},
-		{FaultInput{Path: ptr("/x"), Times: ptr(0)}, "times"},
-		{FaultInput{Path: ptr("/x"), RetryAfter: ptr(-1)}, "retry_after"},
-		{FaultInput{Path: ptr("/x"), RetryAfter: ptr(MaxRetryAfter + 1)}, "retry_after"},
+		{FaultInput{Path: kerneltest.Ptr("items")}, "path"},
+		{FaultInput{Path: kerneltest.Ptr("/items?x=1")}, "path"},
+		{FaultInput{Path: kerneltest.Ptr("/" + strings.Repeat("a", MaxPatternLen))}, "path"},
+		{FaultInput{Path: kerneltest.Ptr("/x"), Method: kerneltest.Ptr("")}, "method"},
+		{FaultInput{Path: kerneltest.Ptr("/x"), Method: kerneltest.Ptr("GE T")}, "method"},
+		{FaultInput{Path: kerneltest.Ptr("/x"), Status: kerneltest.Ptr(200)}, "status"},
+		{FaultInput{Path: kerneltest.Ptr("/x"), Status: kerneltest.Ptr(600)}, "status"},
+		{FaultInput{Path: kerneltest.Ptr("/x"), Status: kerneltest.Ptr(-1)}, "status"},
+		{FaultInput{Path: kerneltest.Ptr("/x"), LatencyMS: kerneltest.Ptr(-1)}, "latency_ms"},
+		{FaultInput{Path: kerneltest.Ptr("/x"), LatencyMS: kerneltest.Ptr(int(MaxLatency.Milliseconds()) + 1)}, "latency_ms"},
+		{FaultInput{Path: kerneltest.Ptr("/x"), Probability: kerneltest.Ptr(1.01)}, "probability"},
+		{FaultInput{Path: kerneltest.Ptr("/x"), Probability: kerneltest.Ptr(-0.1)}, "probability"},
+		{FaultInput{Path: kerneltest.Ptr("/x"), Times: kerneltest.Ptr(0)}, "times"},
+		{FaultInput{Path: kerneltest.Ptr("/x"), RetryAfter: kerneltest.Ptr(-1)}, "retry_after"},
+		{FaultInput{Path: kerneltest.Ptr("/x"), RetryAfter: kerneltest.Ptr(MaxRetryAfter + 1)}, "retry_after"},
 	}
 	for _, c := range bad {
 		_, err := NewFault(c.in)
@@ -143,7 +142,7 @@ func TestNewFault(t *testing.T) {
 }
 
 func TestNewRateLimits(t *testing.T) {
-	got, err := NewRateLimits([]RateLimitInput{{Method: ptr("post"), Path: ptr("/a"), PerMinute: ptr(5)}, {Path: ptr("/b/*"), PerMinute: ptr(1)}})
+	got, err := NewRateLimits([]RateLimitInput{{Method: kerneltest.Ptr("post"), Path: kerneltest.Ptr("/a"), PerMinute: kerneltest.Ptr(5)}, {Path: kerneltest.Ptr("/b/*"), PerMinute: kerneltest.Ptr(1)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +152,7 @@ func TestNewRateLimits(t *testing.T) {
 	if got, err := NewRateLimits(nil); err != nil || len(got) != 0 {
 		t.Errorf("none: %v %v", got, err)
 	}
-	_, err = NewRateLimits([]RateLimitInput{{Path: ptr("/a"), PerMinute: ptr(1)}, {Path: ptr("b"), PerMinute: ptr(0)}, {Path: ptr("/c")}})
+	_, err = NewRateLimits([]RateLimitInput{{Path: kerneltest.Ptr("/a"), PerMinute: kerneltest.Ptr(1)}, {Path: kerneltest.Ptr("b"), PerMinute: kerneltest.Ptr(0)}, {Path: kerneltest.Ptr("/c")}})
 	var e *kernel.Error
 	if !errors.As(err, &e) {
 		t.Fatalf("bad rules: %v", err)

@@ -3,30 +3,13 @@ package flex_test
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/feria/feria/core/flex"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 )
-
-// wantErr checks an error's kind, message and first cause (cause "" means
-// no error is wanted).
-func wantErr(t *testing.T, err error, kind kernel.Kind, cause, message string) {
-	t.Helper()
-	if cause == "" && message == "" {
-		if err != nil {
-			t.Fatalf("unexpected error: %v", err)
-		}
-		return
-	}
-	var e *kernel.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("err = %v, want %v %q", err, kind, message)
-	}
-	if e.Kind != kind || e.Message != message || (cause != "-" && (len(e.Causes) == 0 || e.Causes[0].Code != cause)) {
-		t.Fatalf("err = %v %q %+v, want %v %q naming %s", e.Kind, e.Message, e.Causes, kind, message, cause)
-	}
-}
 
 func TestCheckChangeable(t *testing.T) {
 	for _, tt := range []struct {
@@ -39,7 +22,7 @@ func TestCheckChangeable(t *testing.T) {
 	} {
 		t.Run(tt.status, func(t *testing.T) {
 			err := flex.CheckChangeable(flex.Subscription{ServiceID: 3001, Status: flex.Status{ID: tt.status}})
-			wantErr(t, err, kernel.Conflict, map[bool]string{true: "-"}[tt.want != ""], tt.want)
+			kerneltest.WantErr(t, tt.status, err, kerneltest.Want{Kind: kernel.Conflict, Message: tt.want})
 		})
 	}
 }
@@ -74,16 +57,14 @@ func TestCheckTurbo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cause := ""
+			var causes []string
 			if tt.want != "" {
-				cause = "mode"
+				causes = []string{"mode"}
 			}
-			wantErr(t, flex.CheckTurbo(tt.current, tt.put), kernel.Invalid, cause, tt.want)
+			kerneltest.WantErr(t, tt.name, flex.CheckTurbo(tt.current, tt.put), kerneltest.Want{Kind: kernel.Invalid, Message: tt.want, Causes: causes})
 		})
 	}
 }
-
-func ptr[T any](v T) *T { return &v }
 
 func rng(from, to, capacity, cutoff int) flex.RangeChange {
 	return flex.RangeChange{From: &from, To: &to, Capacity: &capacity, Cutoff: &cutoff}
@@ -100,7 +81,7 @@ func defaults() flex.Configuration {
 func TestApplyDelivery(t *testing.T) {
 	t.Run("valid change", func(t *testing.T) {
 		ch := change([]flex.RangeChange{rng(12, 16, 20, 10), rng(16, 20, 30, 15)}, []flex.RangeChange{rng(14, 18, 10, 12)}, []flex.RangeChange{})
-		ch.DeliveryWindow = ptr("same_day")
+		ch.DeliveryWindow = kerneltest.Ptr("same_day")
 		got, err := flex.ApplyDelivery(defaults(), ch)
 		if err != nil {
 			t.Fatal(err)
@@ -129,21 +110,21 @@ func TestApplyDelivery(t *testing.T) {
 	})
 	week := func(r ...flex.RangeChange) flex.DeliveryChange { return change(r, nil, nil) }
 	tests := []struct {
-		name         string
-		ch           flex.DeliveryChange
-		cause, wants string
+		name          string
+		ch            flex.DeliveryChange
+		causes, wants string // causes: the causes' codes, space-separated
 	}{
 		{"no ranges", flex.DeliveryChange{}, "delivery_ranges", "delivery_ranges is required"},
 		{"unknown window", func() flex.DeliveryChange {
 			c := week(rng(14, 20, 50, 13))
-			c.DeliveryWindow = ptr("next_day")
+			c.DeliveryWindow = kerneltest.Ptr("next_day")
 			return c
 		}(),
 			"delivery_window", `delivery_window must be one of same_day, got "next_day"`},
 		{"empty week", week(), "delivery_ranges.week", "delivery_ranges.week must have at least one range"},
-		{"missing capacity", week(flex.RangeChange{From: ptr(14), To: ptr(20), Cutoff: ptr(13)}),
+		{"missing capacity", week(flex.RangeChange{From: kerneltest.Ptr(14), To: kerneltest.Ptr(20), Cutoff: kerneltest.Ptr(13)}),
 			"delivery_ranges.week[0].capacity", "delivery_ranges.week[0].capacity is required"},
-		{"from out of the day", week(rng(-1, 4, 50, 10)), "delivery_ranges.week[0].from", "delivery_ranges.week[0].from must be an hour from 0 to 23, got -1"},
+		{"from out of the day", week(rng(-1, 4, 50, 10)), "delivery_ranges.week[0].from delivery_ranges.week[0].cutoff", "delivery_ranges.week[0].from must be an hour from 0 to 23, got -1"},
 		{"to before from", week(rng(14, 12, 50, 13)), "delivery_ranges.week[0].to", "delivery_ranges.week[0].to must be after from and at most 24, got 12"},
 		{"to past midnight", week(rng(20, 25, 50, 13)), "delivery_ranges.week[0].to", "delivery_ranges.week[0].to must be after from and at most 24, got 25"},
 		{"length not offered", week(rng(11, 20, 50, 10)), "delivery_ranges.week[0]", "delivery_ranges.week[0] lasts 9 hours; the configuration offers ranges of 2, 3, 4, 5, 6, 7, 8 hours"},
@@ -159,7 +140,7 @@ func TestApplyDelivery(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := defaults()
 			got, err := flex.ApplyDelivery(c, tt.ch)
-			wantErr(t, err, kernel.Invalid, tt.cause, tt.wants)
+			kerneltest.WantErr(t, tt.name, err, kerneltest.Want{Kind: kernel.Invalid, Message: tt.wants, Causes: strings.Fields(tt.causes)})
 			if !reflect.DeepEqual(got, c) {
 				t.Errorf("a refused change changed the configuration: %+v", got)
 			}
@@ -206,7 +187,7 @@ func TestSelectZones(t *testing.T) {
 		t.Fatalf("defaults select %v, want the mandatory Z1 and the selected Z3", got)
 	}
 	t.Run("adds to the selected", func(t *testing.T) {
-		got, err := flex.SelectZones(zonesConfig(), zoneChange(ptr("Z2"), ptr("Z2")))
+		got, err := flex.SelectZones(zonesConfig(), zoneChange(kerneltest.Ptr("Z2"), kerneltest.Ptr("Z2")))
 		if err != nil || !reflect.DeepEqual(selected(got), []string{"Z1", "Z2", "Z3"}) {
 			t.Errorf("selected %v %v", selected(got), err)
 		}
@@ -214,7 +195,7 @@ func TestSelectZones(t *testing.T) {
 	t.Run("mandatory selected even when stored unselected", func(t *testing.T) {
 		c := zonesConfig()
 		c.Zones[0].Selected = false
-		got, err := flex.SelectZones(c, zoneChange(ptr("Z3")))
+		got, err := flex.SelectZones(c, zoneChange(kerneltest.Ptr("Z3")))
 		if err != nil || !reflect.DeepEqual(selected(got), []string{"Z1", "Z3"}) {
 			t.Errorf("selected %v %v", selected(got), err)
 		}
@@ -225,15 +206,15 @@ func TestSelectZones(t *testing.T) {
 		cause, wants string
 	}{
 		{"no zones", flex.ZoneChange{}, "zones", "zones must list at least one zone"},
-		{"missing id", zoneChange(ptr("Z2"), nil), "zones[1].id", "zones[1].id is required"},
-		{"unknown zone", zoneChange(ptr("Z9")), "zones[0].id", `zones[0].id must be one of the subscription's zones (Z1, Z2, Z3, Z4), got "Z9"`},
-		{"disabled zone", zoneChange(ptr("Z4")), "zones[0].id", "zones[0].id names zone Z4, which is not enabled"},
+		{"missing id", zoneChange(kerneltest.Ptr("Z2"), nil), "zones[1].id", "zones[1].id is required"},
+		{"unknown zone", zoneChange(kerneltest.Ptr("Z9")), "zones[0].id", `zones[0].id must be one of the subscription's zones (Z1, Z2, Z3, Z4), got "Z9"`},
+		{"disabled zone", zoneChange(kerneltest.Ptr("Z4")), "zones[0].id", "zones[0].id names zone Z4, which is not enabled"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := zonesConfig()
 			got, err := flex.SelectZones(c, tt.ch)
-			wantErr(t, err, kernel.Invalid, tt.cause, tt.wants)
+			kerneltest.WantErr(t, tt.name, err, kerneltest.Want{Kind: kernel.Invalid, Message: tt.wants, Causes: []string{tt.cause}})
 			if !reflect.DeepEqual(got, c) {
 				t.Errorf("a refused change changed the configuration")
 			}
@@ -261,10 +242,10 @@ func TestCheckItemOffers(t *testing.T) {
 			tt.edit(&f)
 			err := flex.CheckItemOffers(f)
 			if tt.want == "" {
-				wantErr(t, err, 0, "", "")
+				kerneltest.WantErr(t, tt.name, err, kerneltest.Want{})
 				return
 			}
-			wantErr(t, err, kernel.Permission, "item_id", "item down: "+tt.want)
+			kerneltest.WantErr(t, tt.name, err, kerneltest.Want{Kind: kernel.Permission, Message: "item down: " + tt.want, Causes: []string{"item_id"}})
 		})
 	}
 }

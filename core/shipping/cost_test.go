@@ -5,9 +5,8 @@ import (
 	"testing"
 
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 )
-
-func ptr[T any](v T) *T { return &v }
 
 // mla is docs/sandbox.md's example table, which is also the Argentine default.
 var mla = Rates{SiteID: "MLA", CurrencyID: "ARS", VolumetricDivisor: "5000",
@@ -25,39 +24,39 @@ func TestQuote(t *testing.T) {
 		rep   *string
 		want  Quote
 	}{
-		{"real weight above volumetric, green", mla, Package{10, 10, 10, 800}, ptr("green"),
+		{"real weight above volumetric, green", mla, Package{10, 10, 10, 800}, kerneltest.Ptr("green"),
 			Quote{"ARS", 800, 520000, "0.5", 260000, 260000, DiscountLoyal}},
-		{"volumetric above real weight, yellow", mla, Package{10, 20, 30, 500}, ptr("yellow"),
+		{"volumetric above real weight, yellow", mla, Package{10, 20, 30, 500}, kerneltest.Ptr("yellow"),
 			Quote{"ARS", 1200, 950000, "0.4", 380000, 570000, DiscountLoyal}},
-		{"weight exactly on a tier's up_to", mla, Package{5, 5, 5, 500}, ptr("green"),
+		{"weight exactly on a tier's up_to", mla, Package{5, 5, 5, 500}, kerneltest.Ptr("green"),
 			Quote{"ARS", 500, 400000, "0.5", 200000, 200000, DiscountLoyal}},
-		{"one gram above a tier's up_to", mla, Package{5, 5, 5, 501}, ptr("green"),
+		{"one gram above a tier's up_to", mla, Package{5, 5, 5, 501}, kerneltest.Ptr("green"),
 			Quote{"ARS", 501, 520000, "0.5", 260000, 260000, DiscountLoyal}},
 		{"volumetric weight rounds up to the gram", mla, Package{7, 7, 7, 1}, nil,
 			Quote{"ARS", 69, 400000, "0", 0, 400000, DiscountNone}},
-		{"volumetric weight exactly on up_to", mla, Package{10, 10, 25, 1}, ptr("red"),
+		{"volumetric weight exactly on up_to", mla, Package{10, 10, 25, 1}, kerneltest.Ptr("red"),
 			Quote{"ARS", 500, 400000, "0", 0, 400000, DiscountNone}},
-		{"exactly the last tier", mla, Package{1, 1, 1, 30000}, ptr("orange"),
+		{"exactly the last tier", mla, Package{1, 1, 1, 30000}, kerneltest.Ptr("orange"),
 			Quote{"ARS", 30000, 1500000, "0", 0, 1500000, DiscountNone}},
 		{"no reputation, no discount", mla, Package{10, 20, 30, 6000}, nil,
 			Quote{"ARS", 6000, 1500000, "0", 0, 1500000, DiscountNone}},
-		{"reputation without an entry, no discount", mla, Package{10, 20, 30, 6000}, ptr("orange"),
+		{"reputation without an entry, no discount", mla, Package{10, 20, 30, 6000}, kerneltest.Ptr("orange"),
 			Quote{"ARS", 6000, 1500000, "0", 0, 1500000, DiscountNone}},
 		{"decimal divisor: 1e6/2500.5 = 399.92 → 400", odd, Package{10, 10, 10, 1}, nil,
 			Quote{"BRL", 400, 2290, "0", 0, 2290, DiscountNone}},
 		// 22.90 · 0.45 = 10.305: half away from zero is 10.31 (banker's
 		// rounding would give 10.30, float64 arithmetic 10.305000000000001).
-		{"half a cent rounds away from zero", odd, Package{1, 1, 1, 1000}, ptr("green"),
+		{"half a cent rounds away from zero", odd, Package{1, 1, 1, 1000}, kerneltest.Ptr("green"),
 			Quote{"BRL", 1000, 2290, "0.45", 1031, 1259, DiscountLoyal}},
 		// 0.15 · 0.5 = 0.075 → 0.08, where float64 gives 0.075 = 0.07499….
-		{"0.075 rounds to 0.08", odd, Package{1, 1, 1, 1500}, ptr("yellow"),
+		{"0.075 rounds to 0.08", odd, Package{1, 1, 1, 1500}, kerneltest.Ptr("yellow"),
 			Quote{"BRL", 1500, 15, "0.5", 8, 7, DiscountLoyal}},
-		{"one cent at half", odd, Package{1, 1, 1, 2500}, ptr("yellow"),
+		{"one cent at half", odd, Package{1, 1, 1, 2500}, kerneltest.Ptr("yellow"),
 			Quote{"BRL", 2500, 1, "0.5", 1, 0, DiscountLoyal}},
 		// 9500 · 0.333 = 3163.5 exactly.
-		{"three decimals of rate", odd, Package{1, 1, 1, 4000}, ptr("orange"),
+		{"three decimals of rate", odd, Package{1, 1, 1, 4000}, kerneltest.Ptr("orange"),
 			Quote{"BRL", 4000, 950000, "0.333", 316350, 633650, DiscountLoyal}},
-		{"a full discount", odd, Package{1, 1, 1, 4000}, ptr("red"),
+		{"a full discount", odd, Package{1, 1, 1, 4000}, kerneltest.Ptr("red"),
 			Quote{"BRL", 4000, 950000, "1", 950000, 0, DiscountLoyal}},
 	}
 	for _, c := range cases {

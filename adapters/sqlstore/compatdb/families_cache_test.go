@@ -7,6 +7,7 @@ import (
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/adapters/sqlstore/compatdb/compatdbtest"
 	"github.com/feria/feria/core/compat"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/ports/compatport/compatporttest"
 	"github.com/feria/feria/test/testenv"
 )
@@ -27,7 +28,7 @@ func TestCountCacheSeesEveryChange(t *testing.T) {
 			product := func(id, brand, year string, child bool) {
 				p := compat.Product{ID: id, SiteID: "MLA", DomainID: sel.DomainID, Name: id}
 				if child {
-					p.ParentID = ptr("MLA100")
+					p.ParentID = kerneltest.Ptr("MLA100")
 				}
 				seed.Product(t, p, compatporttest.Attr{ID: "BRAND", ValueID: brand, ValueName: brand},
 					compatporttest.Attr{ID: "VEHICLE_YEAR", ValueID: year, ValueName: year})
@@ -79,5 +80,3 @@ func TestCountCacheSeesEveryChange(t *testing.T) {
 		})
 	}
 }
-
-func ptr(s string) *string { return &s }

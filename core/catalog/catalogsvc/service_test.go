@@ -50,23 +50,6 @@ func newService(m *catalogporttest.Memory, os catalogport.OfficialStores, c kern
 		Tx: kerneltest.Tx{}, Clock: c})
 }
 
-func str(s string) *string { return &s }
-
-// wantErr checks kind, message and the field named by the first cause.
-func wantErr(t *testing.T, err error, kind kernel.Kind, field, message string) {
-	t.Helper()
-	var e *kernel.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("err = %v, want a *kernel.Error", err)
-	}
-	if e.Kind != kind || e.Message != message {
-		t.Errorf("err = %v %q, want %v %q", e.Kind, e.Message, kind, message)
-	}
-	if field != "" && (len(e.Causes) == 0 || e.Causes[0].Code != field) {
-		t.Errorf("causes = %+v, want the first naming %s", e.Causes, field)
-	}
-}
-
 func TestPutItem(t *testing.T) {
 	ctx := context.Background()
 	body := func() catalog.Item {
@@ -97,7 +80,7 @@ func TestPutItem(t *testing.T) {
 					t.Fatalf("err = %v, want the backend's", err)
 				}
 			} else {
-				wantErr(t, err, tt.kind, tt.field, tt.message)
+				kerneltest.WantErr(t, "", err, kerneltest.Want{Kind: tt.kind, Message: tt.message, Causes: []string{tt.field}})
 			}
 			if _, err := m.Item(ctx, it.ID); err == nil {
 				t.Errorf("a rejected item was stored")
@@ -109,7 +92,7 @@ func TestPutItem(t *testing.T) {
 		s, m, c := setup(t)
 		it := body()
 		it.Tags = []string{"good_quality_thumbnail", catalog.TagIncomplete, catalog.TagPending}
-		it.Attributes = []catalog.ItemAttribute{{ID: catalog.AttrHasCompatibilities}, {ID: "BRAND", ValueName: str("Acme")}}
+		it.Attributes = []catalog.ItemAttribute{{ID: catalog.AttrHasCompatibilities}, {ID: "BRAND", ValueName: kerneltest.Ptr("Acme")}}
 		v, err := s.PutItem(ctx, it)
 		if err != nil {
 			t.Fatal(err)
@@ -235,13 +218,13 @@ func TestPutCatalog(t *testing.T) {
 			return err
 		}, "domain_id", "domain MLA-CARS_AND_VANS does not exist"},
 		{"product its own parent", func() error {
-			_, err := s.PutProduct(ctx, catalogporttest.Product("MLA15197901", str("MLA15197901"), "2016"))
+			_, err := s.PutProduct(ctx, catalogporttest.Product("MLA15197901", kerneltest.Ptr("MLA15197901"), "2016"))
 			return err
 		}, "parent_id", "parent_id must not be the product itself"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			wantErr(t, tt.put(), kernel.Invalid, tt.field, tt.message)
+			kerneltest.WantErr(t, "", tt.put(), kerneltest.Want{Kind: kernel.Invalid, Message: tt.message, Causes: []string{tt.field}})
 		})
 	}
 	t.Run("domain then product", func(t *testing.T) {
@@ -249,7 +232,7 @@ func TestPutCatalog(t *testing.T) {
 		if err != nil || d.Compatibilities == nil {
 			t.Fatalf("domain: %+v %v", d, err)
 		}
-		p, err := s.PutProduct(ctx, catalogporttest.Product("MLA15197901", str("MLA15197894"), "2016"))
+		p, err := s.PutProduct(ctx, catalogporttest.Product("MLA15197901", kerneltest.Ptr("MLA15197894"), "2016"))
 		if err != nil || p.ID != "MLA15197901" {
 			t.Fatalf("product: %+v %v", p, err)
 		}
@@ -326,7 +309,6 @@ func (s stores) OfficialStoreIDs(_ context.Context, userID int64, siteID string)
 
 func TestPutItemOfficialStore(t *testing.T) {
 	ctx := context.Background()
-	id := func(v int64) *int64 { return &v }
 	required := "official_store_id is required for seller 123, bound to several official stores; allowed ids: 5001, 5002"
 	tests := []struct {
 		name   string
@@ -337,13 +319,13 @@ func TestPutItemOfficialStore(t *testing.T) {
 		cause  string
 	}{
 		{name: "no bindings, none named", stores: stores{}},
-		{name: "no bindings, any named", stores: stores{}, store: id(9999)},
+		{name: "no bindings, any named", stores: stores{}, store: kerneltest.Ptr[int64](9999)},
 		{name: "bindings on another site only", stores: stores{"MLB": {7001, 7002}}},
 		{name: "one binding, none named", stores: stores{"MLA": {5001}}},
-		{name: "one binding, it named", stores: stores{"MLA": {5001}}, store: id(5001)},
-		{name: "several, one named", stores: stores{"MLA": {5001, 5002}}, store: id(5002)},
+		{name: "one binding, it named", stores: stores{"MLA": {5001}}, store: kerneltest.Ptr[int64](5001)},
+		{name: "several, one named", stores: stores{"MLA": {5001, 5002}}, store: kerneltest.Ptr[int64](5002)},
 		{name: "several, none named", stores: stores{"MLA": {5001, 5002}}, is: catalog.ErrOfficialStoreRequired, msg: required, cause: "item.official_store_id.invalid"},
-		{name: "one binding, another named", stores: stores{"MLA": {5001}}, store: id(5003), is: catalog.ErrOfficialStoreNotAllowed,
+		{name: "one binding, another named", stores: stores{"MLA": {5001}}, store: kerneltest.Ptr[int64](5003), is: catalog.ErrOfficialStoreNotAllowed,
 			msg: "body.invalid_official_store_id", cause: "official_store_id"},
 	}
 	for _, tt := range tests {

@@ -24,8 +24,6 @@ func attr(id, valueID, valueName string) compatporttest.Attr {
 	return compatporttest.Attr{ID: id, ValueID: valueID, ValueName: valueName}
 }
 
-func ptr[T any](v T) *T { return &v }
-
 var now = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
 type env struct {
@@ -65,13 +63,13 @@ func newEnv(t *testing.T) env {
 	s.Domain(t, "MLB-CARS", "MLB", nil)
 	s.Product(t, compat.Product{ID: "MLA100", SiteID: "MLA", DomainID: "MLA-CARS_AND_VANS", Name: "Ford Ka"}, attr("BRAND", "9909", "Ford"))
 	for _, p := range []struct{ id, name, brand, bname string }{{"MLA101", "Ford Ka 2018", "9909", "Ford"}, {"MLA102", "Ford Ka 2019", "9909", "Ford"}, {"MLA103", "Fiat Uno", "67", "Fiat"}} {
-		s.Product(t, compat.Product{ID: p.id, SiteID: "MLA", DomainID: "MLA-CARS_AND_VANS", Name: p.name, ParentID: ptr("MLA100")}, attr("BRAND", p.brand, p.bname))
+		s.Product(t, compat.Product{ID: p.id, SiteID: "MLA", DomainID: "MLA-CARS_AND_VANS", Name: p.name, ParentID: kerneltest.Ptr("MLA100")}, attr("BRAND", p.brand, p.bname))
 	}
-	s.Product(t, compat.Product{ID: "MLA201", SiteID: "MLA", DomainID: "MLA-MOTOS", Name: "Honda CB", ParentID: ptr("MLA200")}, attr("BRAND", "1", "Honda"))
-	s.Product(t, compat.Product{ID: "MLA301", SiteID: "MLA", DomainID: "MLA-TRUCKS", Name: "Scania", ParentID: ptr("MLA300")})
-	s.Product(t, compat.Product{ID: "MLB1", SiteID: "MLB", DomainID: "MLB-CARS", Name: "Gol", ParentID: ptr("MLB0")})
+	s.Product(t, compat.Product{ID: "MLA201", SiteID: "MLA", DomainID: "MLA-MOTOS", Name: "Honda CB", ParentID: kerneltest.Ptr("MLA200")}, attr("BRAND", "1", "Honda"))
+	s.Product(t, compat.Product{ID: "MLA301", SiteID: "MLA", DomainID: "MLA-TRUCKS", Name: "Scania", ParentID: kerneltest.Ptr("MLA300")})
+	s.Product(t, compat.Product{ID: "MLB1", SiteID: "MLB", DomainID: "MLB-CARS", Name: "Gol", ParentID: kerneltest.Ptr("MLB0")})
 	item := func(id string, seller int64, cat, dom, status string) compat.Item {
-		return compat.Item{ID: id, SiteID: "MLA", SellerID: seller, Title: "Item " + id, CategoryID: cat, DomainID: dom, Status: status, CatalogProductID: ptr("MLA9000")}
+		return compat.Item{ID: id, SiteID: "MLA", SellerID: seller, Title: "Item " + id, CategoryID: cat, DomainID: dom, Status: status, CatalogProductID: kerneltest.Ptr("MLA9000")}
 	}
 	s.Item(t, item("MLA1100", 123, "MLA1747", "MLA-CAR_SHOCK_ABSORBERS", "active"))
 	s.Item(t, item("MLA1101", 123, "MLA1748", "MLA-CAR_SHOCK_ABSORBERS", "active"))
@@ -91,22 +89,6 @@ func newEnv(t *testing.T) env {
 	return env{svc: svc, mem: mem,
 		seller: kernel.WithCaller(bg, kernel.Caller{UserID: 123, SiteID: "MLA"}),
 		other:  kernel.WithCaller(bg, kernel.Caller{UserID: 456, SiteID: "MLA"})}
-}
-
-// wantErr fails unless err is a *kernel.Error with message msg ("" means
-// no error).
-func wantErr(t *testing.T, what string, err error, msg string) {
-	t.Helper()
-	if msg == "" {
-		if err != nil {
-			t.Fatalf("%s: %v, want no error", what, err)
-		}
-		return
-	}
-	var ke *kernel.Error
-	if !errors.As(err, &ke) || ke.Message != msg {
-		t.Fatalf("%s: error %v, want %q", what, err, msg)
-	}
 }
 
 func products(ids ...string) compat.Nodes {
@@ -145,7 +127,7 @@ func TestCreateRules(t *testing.T) {
 		{"family by name", "MLA1100", nil, compat.Nodes{Families: []compat.FamilyEntry{{Selector: compat.Selector{DomainID: "MLA-CARS_AND_VANS",
 			Attributes: []compat.SelectorAttr{{ID: "BRAND", ValueNames: []string{"FORD"}}}}}}}, 2, ""},
 		{"nothing", "MLA1100", nil, compat.Nodes{}, 0, "Invalid arguments for specific request"},
-		{"universal with products", "MLA1100", nil, compat.Nodes{Products: products("MLA101").Products, Universal: ptr(true)}, 0, "Invalid arguments for specific request"},
+		{"universal with products", "MLA1100", nil, compat.Nodes{Products: products("MLA101").Products, Universal: kerneltest.Ptr(true)}, 0, "Invalid arguments for specific request"},
 		{"not the seller", "MLA1100", func(e env) context.Context { return e.other }, products("MLA101"), 0, "the caller has no permission on item MLA1100"},
 		{"no caller", "MLA1100", func(env) context.Context { return context.Background() }, products("MLA101"), 0, "the caller has no permission on item MLA1100"},
 		{"unknown item", "MLA9", nil, products("MLA101"), 0, "item MLA9 not found"},
@@ -158,8 +140,8 @@ func TestCreateRules(t *testing.T) {
 		{"a parent", "MLA1100", nil, products("MLA100"), 0, "products are not all children"},
 		{"domain not linked", "MLA1100", nil, products("MLA301"), 0, "the item's domain is not compatible with the specified domains"},
 		{"no compatibilities in the category", "MLA1102", nil, products("MLA101"), 0, "no compatibility is configured for the item's category"},
-		{"note not allowed", "MLA1101", nil, compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: ptr("x")}}}, 0, "the item's category does not allow notes"},
-		{"empty note where notes are not allowed", "MLA1101", nil, compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: ptr("")}}}, 1, ""},
+		{"note not allowed", "MLA1101", nil, compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: kerneltest.Ptr("x")}}}, 0, "the item's category does not allow notes"},
+		{"empty note where notes are not allowed", "MLA1101", nil, compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: kerneltest.Ptr("")}}}, 1, ""},
 		{"restrictions not allowed", "MLA1101", nil, compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Restrictions: position("1")}}}, 0, "the item's category does not allow restrictions"},
 		{"unknown restriction value", "MLA1100", nil, compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Restrictions: position("9")}}}, 0, "restrictions are not valid for the domains"},
 		{"restriction on a domain without values", "MLA1100", nil, compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA201", Restrictions: position("1")}}}, 0, "restrictions are not valid for the domains"},
@@ -174,7 +156,7 @@ func TestCreateRules(t *testing.T) {
 				ctx = c.ctx(e)
 			}
 			n, err := e.svc.Create(ctx, c.item, c.nodes)
-			wantErr(t, "create", err, c.err)
+			kerneltest.WantErr(t, "create", err, kerneltest.Want{Message: c.err})
 			if n != c.want {
 				t.Fatalf("created %d, want %d", n, c.want)
 			}
@@ -188,8 +170,8 @@ func TestCreateRules(t *testing.T) {
 
 func TestCreateStoresNoteRestrictionsAndModeration(t *testing.T) {
 	e := newEnv(t)
-	n := compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: ptr("solo 5 puertas"), Restrictions: position("2")},
-		{ID: "MLA102", Note: ptr("ver http://x")}, {ID: "MLA103"}}}
+	n := compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: kerneltest.Ptr("solo 5 puertas"), Restrictions: position("2")},
+		{ID: "MLA102", Note: kerneltest.Ptr("ver http://x")}, {ID: "MLA103"}}}
 	if _, err := e.svc.Create(e.seller, "MLA1100", n); err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +208,7 @@ func TestCreateStoresNoteRestrictionsAndModeration(t *testing.T) {
 		t.Fatalf("after moderation: %s, %s", a.NoteStatus, b.NoteStatus)
 	}
 	// A job for a note changed since leaves the new note alone.
-	if _, err := e.svc.Put(e.seller, "MLA1100", compat.PutRequest{Update: &compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: ptr("nueva")}}}}); err != nil {
+	if _, err := e.svc.Put(e.seller, "MLA1100", compat.PutRequest{Update: &compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: kerneltest.Ptr("nueva")}}}}); err != nil {
 		t.Fatal(err)
 	}
 	_ = e.svc.ModerateNote(e.seller, compatport.NoteJob{CompatibilityID: a.ID, ItemID: "MLA1100", Note: "solo 5 puertas"})
@@ -234,7 +216,7 @@ func TestCreateStoresNoteRestrictionsAndModeration(t *testing.T) {
 		t.Fatalf("stale job changed the note: %+v", a.Compatibility)
 	}
 	// Empty note and restrictions remove them.
-	if _, err := e.svc.Put(e.seller, "MLA1100", compat.PutRequest{Update: &compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: ptr(""), Restrictions: &[]compat.Restriction{}}}}}); err != nil {
+	if _, err := e.svc.Put(e.seller, "MLA1100", compat.PutRequest{Update: &compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: kerneltest.Ptr(""), Restrictions: &[]compat.Restriction{}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	if a, _ = e.svc.Get(e.seller, "MLA1100", a.ID); a.Note != "" || a.NoteStatus != compat.NoteNone || len(a.Restrictions) != 0 {
@@ -248,16 +230,16 @@ func TestLimits(t *testing.T) {
 	var atMax, past []string
 	for i := 0; i < compat.MaxProducts+1; i++ {
 		id := "MLA" + itoa(5000+i)
-		s.Product(t, compat.Product{ID: id, SiteID: "MLA", DomainID: "MLA-CARS_AND_VANS", Name: id, ParentID: ptr("MLA100")}, attr("BRAND", "77", "Renault"))
+		s.Product(t, compat.Product{ID: id, SiteID: "MLA", DomainID: "MLA-CARS_AND_VANS", Name: id, ParentID: kerneltest.Ptr("MLA100")}, attr("BRAND", "77", "Renault"))
 		past = append(past, id)
 	}
 	atMax = past[:compat.MaxProducts]
 	_, err := e.svc.Create(e.seller, "MLA1100", products(past...))
-	wantErr(t, "one product too many", err, compat.ErrTooManyProducts.Message)
+	kerneltest.WantErr(t, "one product too many", err, kerneltest.Want{Message: compat.ErrTooManyProducts.Message})
 	_, err = e.svc.Create(e.seller, "MLA1100", family("MLA-CARS_AND_VANS", "BRAND", "77"))
-	wantErr(t, "a family one too large", err, compat.ErrTooManyProducts.Message)
+	kerneltest.WantErr(t, "a family one too large", err, kerneltest.Want{Message: compat.ErrTooManyProducts.Message})
 	_, err = e.svc.Create(e.seller, "MLA1100", compat.Nodes{Products: products(past[:compat.MaxProducts-1]...).Products, Groups: []compat.GroupEntry{{IDs: []string{"MLA101", "MLA102"}}}})
-	wantErr(t, "one short of the limit + 2 in a group", err, compat.ErrTooManyProducts.Message)
+	kerneltest.WantErr(t, "one short of the limit + 2 in a group", err, kerneltest.Want{Message: compat.ErrTooManyProducts.Message})
 	n, err := e.svc.Create(e.seller, "MLA1100", products(atMax...))
 	if err != nil || n != compat.MaxProducts {
 		t.Fatalf("%d products: %d %v", compat.MaxProducts, n, err)
@@ -270,12 +252,12 @@ func TestLimits(t *testing.T) {
 		s.Domain(t, d, "MLA", nil)
 		links = append(links, compat.DomainLink{CompatibleDomainID: d, Type: "EXTENSION"})
 		id := "MLA" + itoa(400+i)
-		s.Product(t, compat.Product{ID: id, SiteID: "MLA", DomainID: d, Name: d, ParentID: ptr("MLA400")})
+		s.Product(t, compat.Product{ID: id, SiteID: "MLA", DomainID: d, Name: d, ParentID: kerneltest.Ptr("MLA400")})
 		eleven = append(eleven, id)
 	}
 	s.Domain(t, "MLA-CAR_SHOCK_ABSORBERS", "MLA", links)
 	_, err = e.svc.Create(e.seller, "MLA1101", products(eleven...))
-	wantErr(t, "one domain too many", err, compat.ErrTooManyDomains.Message)
+	kerneltest.WantErr(t, "one domain too many", err, kerneltest.Want{Message: compat.ErrTooManyDomains.Message})
 	if n, err = e.svc.Create(e.seller, "MLA1101", products(eleven[:compat.MaxDomains]...)); err != nil || n != compat.MaxDomains {
 		t.Fatalf("%d domains: %d %v", compat.MaxDomains, n, err)
 	}
@@ -283,7 +265,7 @@ func TestLimits(t *testing.T) {
 	if _, err = e.svc.Create(e.seller, "MLA1101", products(eleven[compat.MaxDomains])); err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.svc.Put(e.seller, "MLA1101", compat.PutRequest{Update: ptr(products(eleven...))})
+	res, err := e.svc.Put(e.seller, "MLA1101", compat.PutRequest{Update: kerneltest.Ptr(products(eleven...))})
 	if err != nil || res.Updated != 11 {
 		t.Fatalf("update of 11 domains: %+v %v", res, err)
 	}
@@ -293,7 +275,7 @@ func TestLimits(t *testing.T) {
 		del = append(del, family("MLA-V"+itoa(i), "BRAND", "x").Families[0].Selector)
 	}
 	_, err = e.svc.Delete(e.seller, "MLA1101", del)
-	wantErr(t, "delete of 11 domains", err, "more than 10 product domains")
+	kerneltest.WantErr(t, "delete of 11 domains", err, kerneltest.Want{Message: "more than 10 product domains"})
 	if gone, err := e.svc.Delete(e.seller, "MLA1101", del[:10]); err != nil || len(gone) != 0 {
 		t.Fatalf("delete of 10 domains matching nothing: %v %v", gone, err)
 	}
@@ -316,7 +298,7 @@ func TestStateTable(t *testing.T) {
 	e := newEnv(t)
 	ctx := e.seller
 	const item = "MLA1100"
-	univ := compat.Nodes{Universal: ptr(true)}
+	univ := compat.Nodes{Universal: kerneltest.Ptr(true)}
 	hasException := func(want bool) func() error {
 		return func() error {
 			got, err := e.svc.Exception(ctx, item)
@@ -333,13 +315,13 @@ func TestStateTable(t *testing.T) {
 	}{
 		{"none: GET exception", hasException(false), ""},
 		{"none: exception without comment", func() error { return e.svc.ReportException(ctx, item, nil) }, "comment is required"},
-		{"none: exception of 256 characters", func() error { return e.svc.ReportException(ctx, item, ptr(strings.Repeat("ñ", 256))) }, "comment has 256 characters; at most 255 are allowed"},
-		{"none: exception of 255 characters", func() error { return e.svc.ReportException(ctx, item, ptr(strings.Repeat("ñ", 255))) }, ""},
+		{"none: exception of 256 characters", func() error { return e.svc.ReportException(ctx, item, kerneltest.Ptr(strings.Repeat("ñ", 256))) }, "comment has 256 characters; at most 255 are allowed"},
+		{"none: exception of 255 characters", func() error { return e.svc.ReportException(ctx, item, kerneltest.Ptr(strings.Repeat("ñ", 255))) }, ""},
 		{"exception reported: GET", hasException(true), ""},
-		{"exception reported: again", func() error { return e.svc.ReportException(ctx, item, ptr("x")) }, "the item already has an exception"},
+		{"exception reported: again", func() error { return e.svc.ReportException(ctx, item, kerneltest.Ptr("x")) }, "the item already has an exception"},
 		{"exception: create compatibilities", func() error { _, err := e.svc.Create(ctx, item, products("MLA101")); return err }, ""},
 		{"has compatibilities: GET exception is false", hasException(false), ""},
-		{"has compatibilities: exception", func() error { return e.svc.ReportException(ctx, item, ptr("x")) }, "the item has compatibilities"},
+		{"has compatibilities: exception", func() error { return e.svc.ReportException(ctx, item, kerneltest.Ptr("x")) }, "the item has compatibilities"},
 		{"has compatibilities: universal", func() error { _, err := e.svc.Create(ctx, item, univ); return err }, "the item has compatibilities that must be removed first"},
 		{"has compatibilities: delete all", func() error { _, err := e.svc.Delete(ctx, item, nil); return err }, ""},
 		{"none again: the old exception stands", hasException(true), ""},
@@ -347,21 +329,21 @@ func TestStateTable(t *testing.T) {
 		{"universal clears the exception", hasException(false), ""},
 		{"universal: create", func() error { _, err := e.svc.Create(ctx, item, products("MLA101")); return err }, "the item is universal and must be reset before creating compatibilities"},
 		{"universal: PUT create", func() error {
-			_, err := e.svc.Put(ctx, item, compat.PutRequest{Create: ptr(products("MLA101"))})
+			_, err := e.svc.Put(ctx, item, compat.PutRequest{Create: kerneltest.Ptr(products("MLA101"))})
 			return err
 		}, "the item is universal and must be reset before creating compatibilities"},
-		{"universal: exception", func() error { return e.svc.ReportException(ctx, item, ptr("x")) }, "the item has compatibilities"},
+		{"universal: exception", func() error { return e.svc.ReportException(ctx, item, kerneltest.Ptr("x")) }, "the item has compatibilities"},
 		{"universal: PUT universal false and create", func() error {
-			_, err := e.svc.Put(ctx, item, compat.PutRequest{Universal: ptr(false), Create: ptr(products("MLA102"))})
+			_, err := e.svc.Put(ctx, item, compat.PutRequest{Universal: kerneltest.Ptr(false), Create: kerneltest.Ptr(products("MLA102"))})
 			return err
 		}, ""},
-		{"closed item: exception", func() error { return e.svc.ReportException(ctx, "MLA1103", ptr("x")) }, "item MLA1103 is closed"},
-		{"category without compatibilities: exception", func() error { return e.svc.ReportException(ctx, "MLA1102", ptr("x")) }, "the item's category has no compatibilities"},
-		{"category not requiring them: exception", func() error { return e.svc.ReportException(ctx, "MLA1101", ptr("x")) }, "the item's category has no compatibilities"},
+		{"closed item: exception", func() error { return e.svc.ReportException(ctx, "MLA1103", kerneltest.Ptr("x")) }, "item MLA1103 is closed"},
+		{"category without compatibilities: exception", func() error { return e.svc.ReportException(ctx, "MLA1102", kerneltest.Ptr("x")) }, "the item's category has no compatibilities"},
+		{"category not requiring them: exception", func() error { return e.svc.ReportException(ctx, "MLA1101", kerneltest.Ptr("x")) }, "the item's category has no compatibilities"},
 		{"category without universal", func() error { _, err := e.svc.Create(ctx, "MLA1101", univ); return err }, "no universal compatibility is configured for the item's category"},
 	}
 	for _, s := range steps {
-		wantErr(t, s.name, s.do(), s.err)
+		kerneltest.WantErr(t, s.name, s.do(), kerneltest.Want{Message: s.err})
 	}
 	l, _ := e.svc.List(ctx, item)
 	if len(l.Entries) != 1 || l.Entries[0].ProductID != "MLA102" || l.UniversalDomains != nil {
@@ -371,7 +353,7 @@ func TestStateTable(t *testing.T) {
 
 func TestUniversalListsTopDomains(t *testing.T) {
 	e := newEnv(t)
-	if n, err := e.svc.Create(e.seller, "MLA1100", compat.Nodes{Universal: ptr(true)}); err != nil || n != 1 {
+	if n, err := e.svc.Create(e.seller, "MLA1100", compat.Nodes{Universal: kerneltest.Ptr(true)}); err != nil || n != 1 {
 		t.Fatalf("universal: %d %v", n, err)
 	}
 	l, _ := e.svc.List(e.seller, "MLA1100")
@@ -389,25 +371,25 @@ func TestUniversalListsTopDomains(t *testing.T) {
 
 func TestPutIsOneTransaction(t *testing.T) {
 	e := newEnv(t)
-	if _, err := e.svc.Create(e.seller, "MLA1100", compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101"}, {ID: "MLA102", Note: ptr("n")}}}); err != nil {
+	if _, err := e.svc.Create(e.seller, "MLA1100", compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101"}, {ID: "MLA102", Note: kerneltest.Ptr("n")}}}); err != nil {
 		t.Fatal(err)
 	}
 	before := len(e.mem.Messages())
-	_, err := e.svc.Put(e.seller, "MLA1100", compat.PutRequest{Delete: ptr(products("MLA101")),
-		Update: &compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA102", Note: ptr("m")}}}, Create: ptr(products("MLA999"))})
-	wantErr(t, "put with an unknown product", err, "product MLA999 not found")
+	_, err := e.svc.Put(e.seller, "MLA1100", compat.PutRequest{Delete: kerneltest.Ptr(products("MLA101")),
+		Update: &compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA102", Note: kerneltest.Ptr("m")}}}, Create: kerneltest.Ptr(products("MLA999"))})
+	kerneltest.WantErr(t, "put with an unknown product", err, kerneltest.Want{Message: "product MLA999 not found"})
 	cs, _ := e.mem.Compatibilities(e.seller, "MLA1100")
 	if len(cs) != 2 || cs[1].Note != "n" || len(e.mem.Messages()) != before {
 		t.Fatalf("a failed PUT left changes: %+v, %d messages", cs, len(e.mem.Messages()))
 	}
-	res, err := e.svc.Put(e.seller, "MLA1100", compat.PutRequest{Delete: ptr(products("MLA101")), Create: ptr(products("MLA101", "MLA103"))})
+	res, err := e.svc.Put(e.seller, "MLA1100", compat.PutRequest{Delete: kerneltest.Ptr(products("MLA101")), Create: kerneltest.Ptr(products("MLA101", "MLA103"))})
 	if err != nil || res.Created != 2 || len(res.Deleted) != 1 {
 		t.Fatalf("delete then create: %+v %v", res, err)
 	}
-	_, err = e.svc.Put(e.seller, "MLA1100", compat.PutRequest{Update: ptr(products("MLA201"))})
-	wantErr(t, "update of a vehicle the item lacks", err, "the item has no compatibility with product MLA201")
+	_, err = e.svc.Put(e.seller, "MLA1100", compat.PutRequest{Update: kerneltest.Ptr(products("MLA201"))})
+	kerneltest.WantErr(t, "update of a vehicle the item lacks", err, kerneltest.Want{Message: "the item has no compatibility with product MLA201"})
 	_, err = e.svc.Put(e.seller, "MLA1100", compat.PutRequest{})
-	wantErr(t, "empty put", err, "Invalid arguments for specific request")
+	kerneltest.WantErr(t, "empty put", err, kerneltest.Want{Message: "Invalid arguments for specific request"})
 }
 
 // TestCopy checks the copy rule both ways: onto an item without
@@ -416,7 +398,7 @@ func TestPutIsOneTransaction(t *testing.T) {
 // restrictions travel only with extended_information.
 func TestCopy(t *testing.T) {
 	e := newEnv(t)
-	src := compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: ptr("solo 5 puertas"), Restrictions: position("1")}, {ID: "MLA102"}, {ID: "MLA201"}}}
+	src := compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: kerneltest.Ptr("solo 5 puertas"), Restrictions: position("1")}, {ID: "MLA102"}, {ID: "MLA201"}}}
 	if _, err := e.svc.Create(e.seller, "MLA1100", src); err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +431,7 @@ func TestCopy(t *testing.T) {
 				from = "MLA1200"
 			}
 			res, err := e.svc.Put(e.seller, c.target, compat.PutRequest{CopyFrom: &compat.CopyRequest{ItemID: from, ExtendedInformation: c.extended}})
-			wantErr(t, "copy", err, c.err)
+			kerneltest.WantErr(t, "copy", err, kerneltest.Want{Message: c.err})
 			if c.err != "" {
 				return
 			}
@@ -491,13 +473,13 @@ func TestCopy(t *testing.T) {
 	// A copy onto a universal item is refused.
 	e = newEnv(t)
 	_, _ = e.svc.Create(e.seller, "MLA1100", src)
-	if _, err := e.svc.Create(e.seller, "MLA1200", compat.Nodes{Universal: ptr(true)}); err == nil {
+	if _, err := e.svc.Create(e.seller, "MLA1200", compat.Nodes{Universal: kerneltest.Ptr(true)}); err == nil {
 		t.Fatal("another seller made MLA1200 universal")
 	}
 	e.mem.Seed().Item(t, compat.Item{ID: "MLA1301", SiteID: "MLA", SellerID: 123, Title: "u", CategoryID: "MLA1747", DomainID: "MLA-CAR_SHOCK_ABSORBERS", Status: "active"})
-	_, _ = e.svc.Create(e.seller, "MLA1301", compat.Nodes{Universal: ptr(true)})
+	_, _ = e.svc.Create(e.seller, "MLA1301", compat.Nodes{Universal: kerneltest.Ptr(true)})
 	_, err := e.svc.Put(e.seller, "MLA1301", compat.PutRequest{CopyFrom: &compat.CopyRequest{ItemID: "MLA1100"}})
-	wantErr(t, "copy onto a universal item", err, "the item is universal and must be reset before creating compatibilities")
+	kerneltest.WantErr(t, "copy onto a universal item", err, kerneltest.Want{Message: "the item is universal and must be reset before creating compatibilities"})
 }
 
 func TestCopyJobIsIdempotent(t *testing.T) {
@@ -574,7 +556,7 @@ func TestSnapshots(t *testing.T) {
 	}
 	for _, c := range cases {
 		s, err := e.svc.Snapshot(c.ctx, c.order)
-		wantErr(t, "snapshot", err, c.err)
+		kerneltest.WantErr(t, "snapshot", err, kerneltest.Want{Message: c.err})
 		if c.err == "" && (s.Status != c.status || s.CompatibilityID != c.compat || s.ProductID != c.product || s.CompatibilityDeleted) {
 			t.Fatalf("order %d snapshot = %+v", c.order, s)
 		}
@@ -629,7 +611,7 @@ func TestSuggestionsAndSummary(t *testing.T) {
 	if _, err := e.svc.Create(e.other, "MLA1200", products("MLA101", "MLA102")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.Create(e.seller, "MLA1100", compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: ptr("n")}, {ID: "MLA201", Restrictions: &[]compat.Restriction{}}}}); err != nil {
+	if _, err := e.svc.Create(e.seller, "MLA1100", compat.Nodes{Products: []compat.ProductEntry{{ID: "MLA101", Note: kerneltest.Ptr("n")}, {ID: "MLA201", Restrictions: &[]compat.Restriction{}}}}); err != nil {
 		t.Fatal(err)
 	}
 	cards, err := e.svc.Cards(e.seller, "MLA-CARS_AND_VANS", "MLA1100", "MLA101", []string{compat.FilterSuggested, compat.FilterReputation})
@@ -637,7 +619,7 @@ func TestSuggestionsAndSummary(t *testing.T) {
 		t.Fatalf("cards = %+v %v", cards, err)
 	}
 	_, err = e.svc.Cards(e.seller, "MLA-CARS_AND_VANS", "MLA1100", "", []string{"OTHER"})
-	wantErr(t, "unknown filter", err, "filters must be REPUTATION, SUGGESTED or both")
+	kerneltest.WantErr(t, "unknown filter", err, kerneltest.Want{Message: "filters must be REPUTATION, SUGGESTED or both"})
 	sum, err := e.svc.Summary(e.seller, "MLA-CARS_AND_VANS", []string{"MLA1100", "MLA1101"})
 	if err != nil || len(sum) != 2 || sum[0] != (compat.Summary{ItemID: "MLA1100", ItemTitle: "Item MLA1100", Compatibility: 1, Notes: 1}) ||
 		sum[1] != (compat.Summary{ItemID: "MLA1101", ItemTitle: "Item MLA1101"}) {
@@ -648,10 +630,10 @@ func TestSuggestionsAndSummary(t *testing.T) {
 		many[i] = "MLA1100"
 	}
 	_, err = e.svc.Summary(e.seller, "", many)
-	wantErr(t, "101 items", err, "more than 100 items")
+	kerneltest.WantErr(t, "101 items", err, kerneltest.Want{Message: "more than 100 items"})
 	if _, err = e.svc.Summary(e.seller, "", many[:100]); err != nil {
 		t.Fatalf("100 items: %v", err)
 	}
 	_, err = e.svc.Summary(e.seller, "", []string{"MLA1100", "MLA1200"})
-	wantErr(t, "another seller's item", err, "the caller has no permission on item MLA1200")
+	kerneltest.WantErr(t, "another seller's item", err, kerneltest.Want{Message: "the caller has no permission on item MLA1200"})
 }

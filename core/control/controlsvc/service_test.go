@@ -7,11 +7,10 @@ import (
 	"time"
 
 	"github.com/feria/feria/core/control"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/ports/controlport"
 	"github.com/feria/feria/ports/controlport/controlporttest"
 )
-
-func ptr[T any](v T) *T { return &v }
 
 type fixture struct {
 	svc     *Service
@@ -25,7 +24,7 @@ func newFixture() *fixture {
 	f := &fixture{rules: controlporttest.NewRules(), journal: controlporttest.NewJournal(), now: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
 	limiter := controlporttest.NewLimiter(func() time.Time { return f.now })
 	f.svc = New(Deps{Rules: f.rules, Limiter: limiter, Journal: f.journal,
-		Defaults: []control.RateLimit{{Method: ptr("POST"), Path: "/limited", PerMinute: 2}}, Roll: func() float64 { return f.draw }})
+		Defaults: []control.RateLimit{{Method: kerneltest.Ptr("POST"), Path: "/limited", PerMinute: 2}}, Roll: func() float64 { return f.draw }})
 	return f
 }
 
@@ -60,9 +59,9 @@ func TestFaultSelection(t *testing.T) {
 	ctx := context.Background()
 	t.Run("the oldest matching rule applies", func(t *testing.T) {
 		f := newFixture()
-		other := f.add(t, control.FaultInput{Method: ptr("POST"), Path: ptr("/items/*"), Status: ptr(500)})
-		old := f.add(t, control.FaultInput{Path: ptr("/items/*"), Status: ptr(503)})
-		f.add(t, control.FaultInput{Path: ptr("/items/*"), Status: ptr(502)})
+		other := f.add(t, control.FaultInput{Method: kerneltest.Ptr("POST"), Path: kerneltest.Ptr("/items/*"), Status: kerneltest.Ptr(500)})
+		old := f.add(t, control.FaultInput{Path: kerneltest.Ptr("/items/*"), Status: kerneltest.Ptr(503)})
+		f.add(t, control.FaultInput{Path: kerneltest.Ptr("/items/*"), Status: kerneltest.Ptr(502)})
 		if got := f.fault(t, "GET", "/items/MLA1"); got == nil || got.ID != old.ID {
 			t.Errorf("GET: %+v, want rule %d", got, old.ID)
 		}
@@ -75,7 +74,7 @@ func TestFaultSelection(t *testing.T) {
 	})
 	t.Run("times: the rule leaves after answering that many", func(t *testing.T) {
 		f := newFixture()
-		r := f.add(t, control.FaultInput{Path: ptr("/a"), Status: ptr(503), Times: ptr(2)})
+		r := f.add(t, control.FaultInput{Path: kerneltest.Ptr("/a"), Status: kerneltest.Ptr(503), Times: kerneltest.Ptr(2)})
 		for i := range 2 {
 			if got := f.fault(t, "GET", "/a"); got == nil || got.ID != r.ID {
 				t.Fatalf("request %d: %+v", i+1, got)
@@ -90,8 +89,8 @@ func TestFaultSelection(t *testing.T) {
 	})
 	t.Run("a rule gone since the snapshot gives way to the next oldest", func(t *testing.T) {
 		f := newFixture()
-		gone := f.add(t, control.FaultInput{Path: ptr("/a"), Status: ptr(503), Times: ptr(1)})
-		next := f.add(t, control.FaultInput{Path: ptr("/a"), Status: ptr(500)})
+		gone := f.add(t, control.FaultInput{Path: kerneltest.Ptr("/a"), Status: kerneltest.Ptr(503), Times: kerneltest.Ptr(1)})
+		next := f.add(t, control.FaultInput{Path: kerneltest.Ptr("/a"), Status: kerneltest.Ptr(500)})
 		snap := f.snap(t)
 		if ok, _ := f.rules.UseFault(ctx, gone.ID); !ok { // another instance takes the last use
 			t.Fatal("use refused")
@@ -103,8 +102,8 @@ func TestFaultSelection(t *testing.T) {
 	})
 	t.Run("probability: a skipped request is answered normally and not counted", func(t *testing.T) {
 		f := newFixture()
-		r := f.add(t, control.FaultInput{Path: ptr("/a"), Status: ptr(503), Probability: ptr(0.3), Times: ptr(1)})
-		f.add(t, control.FaultInput{Path: ptr("/a"), Status: ptr(500)})
+		r := f.add(t, control.FaultInput{Path: kerneltest.Ptr("/a"), Status: kerneltest.Ptr(503), Probability: kerneltest.Ptr(0.3), Times: kerneltest.Ptr(1)})
+		f.add(t, control.FaultInput{Path: kerneltest.Ptr("/a"), Status: kerneltest.Ptr(500)})
 		f.draw = 0.3 // not below 0.3: skipped
 		if got := f.fault(t, "GET", "/a"); got != nil {
 			t.Errorf("skipped request answered by rule %d (the oldest rule applies, alone)", got.ID)
@@ -119,8 +118,8 @@ func TestFaultSelection(t *testing.T) {
 	})
 	t.Run("probability 0 never, 1 always", func(t *testing.T) {
 		f := newFixture()
-		f.add(t, control.FaultInput{Path: ptr("/never"), Status: ptr(503), Probability: ptr(0.0)})
-		f.add(t, control.FaultInput{Path: ptr("/always"), Status: ptr(503), Probability: ptr(1.0)})
+		f.add(t, control.FaultInput{Path: kerneltest.Ptr("/never"), Status: kerneltest.Ptr(503), Probability: kerneltest.Ptr(0.0)})
+		f.add(t, control.FaultInput{Path: kerneltest.Ptr("/always"), Status: kerneltest.Ptr(503), Probability: kerneltest.Ptr(1.0)})
 		for _, d := range []float64{0, 0.5, 0.999999} {
 			f.draw = d
 			if f.fault(t, "GET", "/never") != nil || f.fault(t, "GET", "/always") == nil {
@@ -132,7 +131,7 @@ func TestFaultSelection(t *testing.T) {
 
 func TestDeleteFault(t *testing.T) {
 	f := newFixture()
-	r := f.add(t, control.FaultInput{Path: ptr("/a")})
+	r := f.add(t, control.FaultInput{Path: kerneltest.Ptr("/a")})
 	if err := f.svc.DeleteFault(context.Background(), r.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +184,7 @@ func TestAllow(t *testing.T) {
 		f := newFixture()
 		allow(t, f, "POST", "/limited", "user:1")
 		allow(t, f, "POST", "/limited", "user:1")
-		set, err := f.svc.SetRateLimits(ctx, []control.RateLimitInput{{Path: ptr("/other"), PerMinute: ptr(1)}, {Path: ptr("/other"), PerMinute: ptr(5)}})
+		set, err := f.svc.SetRateLimits(ctx, []control.RateLimitInput{{Path: kerneltest.Ptr("/other"), PerMinute: kerneltest.Ptr(1)}, {Path: kerneltest.Ptr("/other"), PerMinute: kerneltest.Ptr(5)}})
 		if err != nil || len(set) != 2 {
 			t.Fatalf("SetRateLimits: %v %v", set, err)
 		}
@@ -208,7 +207,7 @@ func TestAllow(t *testing.T) {
 		if v := allow(t, f, "POST", "/limited", "user:1"); !v.Allowed {
 			t.Errorf("counts kept across the reset: %+v", v)
 		}
-		if _, err := f.svc.SetRateLimits(ctx, []control.RateLimitInput{{Path: ptr("x")}}); !errors.Is(err, control.ErrInvalid) {
+		if _, err := f.svc.SetRateLimits(ctx, []control.RateLimitInput{{Path: kerneltest.Ptr("x")}}); !errors.Is(err, control.ErrInvalid) {
 			t.Errorf("invalid limits: %v", err)
 		}
 	})
@@ -226,7 +225,7 @@ func TestJournal(t *testing.T) {
 	if err != nil || len(got) != 2 || got[0].ID != "3" || got[1].ID != "1" {
 		t.Errorf("GET entries: %+v %v", got, err)
 	}
-	f.add(t, control.FaultInput{Path: ptr("/a")})
+	f.add(t, control.FaultInput{Path: kerneltest.Ptr("/a")})
 	if err := f.svc.Reset(ctx); err != nil {
 		t.Fatal(err)
 	}

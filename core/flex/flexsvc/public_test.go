@@ -152,9 +152,8 @@ func TestSubscriptionsAndConfiguration(t *testing.T) {
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func TestChanges(t *testing.T) {
-	ptr := func(v int) *int { return &v }
 	zone := func(id string) flex.ZoneChange { return flex.ZoneChange{Zones: []flex.ZoneRef{{ID: &id}}} }
-	delivery := flex.DeliveryChange{DeliveryRanges: &flex.RangesChange{Week: []flex.RangeChange{{From: ptr(12), To: ptr(16), Capacity: ptr(20), Cutoff: ptr(10)}}}}
+	delivery := flex.DeliveryChange{DeliveryRanges: &flex.RangesChange{Week: []flex.RangeChange{{From: kerneltest.Ptr(12), To: kerneltest.Ptr(16), Capacity: kerneltest.Ptr(20), Cutoff: kerneltest.Ptr(10)}}}}
 	tests := []struct {
 		name    string
 		ctx     context.Context

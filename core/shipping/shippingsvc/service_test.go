@@ -2,7 +2,6 @@ package shippingsvc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"reflect"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/feria/feria/core/account"
 	"github.com/feria/feria/core/catalog"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/core/shipping"
 	"github.com/feria/feria/ports/accountport/accountporttest"
 	"github.com/feria/feria/ports/shippingport"
@@ -71,8 +71,6 @@ func (s sellers) Users(ctx context.Context, ids []int64) ([]account.User, error)
 	return s.known.Users(ctx, ids)
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // newWorld is a seller of each reputation on MLA, one on MLB, a category
 // with standard dimensions on each site, one without, and items with and
 // without dimensions.
@@ -88,14 +86,14 @@ func newWorld() (*Service, *world, *shippingporttest.Memory) {
 				Logistics:  []catalog.Logistic{{Mode: "me2"}}}}},
 		items: map[string]catalog.Item{
 			"MLA1": {ID: "MLA1", SiteID: "MLA", SellerID: 1, CategoryID: "MLA1747"},
-			"MLA2": {ID: "MLA2", SiteID: "MLA", SellerID: 2, CategoryID: "MLA1747", Shipping: catalog.ItemShipping{Dimensions: ptr("5x5x5,800")}},
+			"MLA2": {ID: "MLA2", SiteID: "MLA", SellerID: 2, CategoryID: "MLA1747", Shipping: catalog.ItemShipping{Dimensions: kerneltest.Ptr("5x5x5,800")}},
 			"MLA3": {ID: "MLA3", SiteID: "MLA", SellerID: 4, CategoryID: "MLA1000"},
-			"MLA4": {ID: "MLA4", SiteID: "MLA", SellerID: 3, CategoryID: "MLA1000", Shipping: catalog.ItemShipping{Dimensions: ptr("1x1x1,40000")}},
+			"MLA4": {ID: "MLA4", SiteID: "MLA", SellerID: 3, CategoryID: "MLA1000", Shipping: catalog.ItemShipping{Dimensions: kerneltest.Ptr("1x1x1,40000")}},
 			"MLB1": {ID: "MLB1", SiteID: "MLB", SellerID: 5, CategoryID: "MLB5672"}}}
 	users := accountporttest.NewUsers(
-		account.User{ID: 1, SiteID: "MLA", Reputation: ptr("green")}, account.User{ID: 2, SiteID: "MLA", Reputation: ptr("yellow")},
-		account.User{ID: 3, SiteID: "MLA", Reputation: ptr("red")}, account.User{ID: 4, SiteID: "MLA"},
-		account.User{ID: 5, SiteID: "MLB", Reputation: ptr("green")})
+		account.User{ID: 1, SiteID: "MLA", Reputation: kerneltest.Ptr("green")}, account.User{ID: 2, SiteID: "MLA", Reputation: kerneltest.Ptr("yellow")},
+		account.User{ID: 3, SiteID: "MLA", Reputation: kerneltest.Ptr("red")}, account.User{ID: 4, SiteID: "MLA"},
+		account.User{ID: 5, SiteID: "MLB", Reputation: kerneltest.Ptr("green")})
 	rates := shippingporttest.NewMemory()
 	return New(Deps{Rates: rates, Catalog: w, Users: sellers{known: users, calls: w.calls}}), w, rates
 }
@@ -106,25 +104,6 @@ func params(kv ...string) func(string) string {
 		m[kv[i]] = kv[i+1]
 	}
 	return func(k string) string { return m[k] }
-}
-
-// wantErr checks an error's sentinel, message and cause codes.
-func wantErr(t *testing.T, err error, sentinel *kernel.Error, msg string, causes ...string) {
-	t.Helper()
-	var e *kernel.Error
-	if !errors.Is(err, sentinel) || !errors.As(err, &e) {
-		t.Fatalf("err %v, want %v", err, sentinel)
-	}
-	if e.Message != msg {
-		t.Errorf("message %q, want %q", e.Message, msg)
-	}
-	var got []string
-	for _, c := range e.Causes {
-		got = append(got, c.Code)
-	}
-	if !reflect.DeepEqual(got, causes) {
-		t.Errorf("causes %v, want %v", got, causes)
-	}
 }
 
 func TestModes(t *testing.T) {
@@ -139,15 +118,15 @@ func TestModes(t *testing.T) {
 		t.Errorf("MLB rules: %+v", modes)
 	}
 	_, err = s.Modes(ctx, 1, "")
-	wantErr(t, err, shipping.ErrBadQuery, "category_id is required", "category_id")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: shipping.ErrBadQuery, Message: "category_id is required", Causes: []string{"category_id"}})
 	_, err = s.Modes(ctx, 99, "1747")
-	wantErr(t, err, shipping.ErrBadQuery, `category_id must be a site id followed by digits, got "1747"`, "category_id")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: shipping.ErrBadQuery, Message: `category_id must be a site id followed by digits, got "1747"`, Causes: []string{"category_id"}})
 	_, err = s.Modes(ctx, 99, "MLA1747")
-	wantErr(t, err, account.ErrUserNotFound, "user 99 not found")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: account.ErrUserNotFound, Message: "user 99 not found", Causes: []string{}})
 	_, err = s.Modes(ctx, 1, "MLA9")
-	wantErr(t, err, catalog.ErrCategoryNotFound, "category MLA9 not found")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: catalog.ErrCategoryNotFound, Message: "category MLA9 not found", Causes: []string{}})
 	_, err = s.Modes(ctx, 5, "MLA1747")
-	wantErr(t, err, shipping.ErrBadQuery, "category MLA1747 is of site MLA; user 5 sells on MLB", "category_id")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: shipping.ErrBadQuery, Message: "category MLA1747 is of site MLA; user 5 sells on MLB", Causes: []string{"category_id"}})
 }
 
 func TestPreferences(t *testing.T) {
@@ -158,9 +137,9 @@ func TestPreferences(t *testing.T) {
 		t.Errorf("Preferences = %+v %v", p, err)
 	}
 	_, err = s.Preferences(ctx, "MLA9")
-	wantErr(t, err, catalog.ErrCategoryNotFound, "category MLA9 not found")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: catalog.ErrCategoryNotFound, Message: "category MLA9 not found", Causes: []string{}})
 	_, err = s.Preferences(ctx, "x")
-	wantErr(t, err, shipping.ErrBadQuery, `category_id must be a site id followed by digits, got "x"`, "category_id")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: shipping.ErrBadQuery, Message: `category_id must be a site id followed by digits, got "x"`, Causes: []string{"category_id"}})
 }
 
 func TestUserCost(t *testing.T) {
@@ -222,7 +201,7 @@ func TestUserCost(t *testing.T) {
 	for _, c := range errs {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := s.UserCost(ctx, c.user, c.params)
-			wantErr(t, err, c.sentinel, c.msg, c.causes...)
+			kerneltest.WantErr(t, "", err, kerneltest.Want{Is: c.sentinel, Message: c.msg, Causes: append([]string{}, c.causes...)})
 		})
 	}
 	if w.calls["Users"]+w.calls["Categories"] != 0 {
@@ -261,11 +240,11 @@ func TestItemCost(t *testing.T) {
 		t.Error("rates were not read from the store")
 	}
 	_, err = s.ItemCost(ctx, "MLA404", "")
-	wantErr(t, err, catalog.ErrItemNotFound, "item MLA404 not found")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: catalog.ErrItemNotFound, Message: "item MLA404 not found", Causes: []string{}})
 	_, err = s.ItemCost(ctx, "404", "")
-	wantErr(t, err, shipping.ErrBadQuery, `item_id must be a site id followed by digits, got "404"`, "item_id")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: shipping.ErrBadQuery, Message: `item_id must be a site id followed by digits, got "404"`, Causes: []string{"item_id"}})
 	_, err = s.ItemCost(ctx, "MLA1", "1x1x1")
-	wantErr(t, err, shipping.ErrBadQuery, `dimensions must be <height>x<width>x<length>,<weight> in positive whole centimetres and grams, got "1x1x1"`, "dimensions")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: shipping.ErrBadQuery, Message: `dimensions must be <height>x<width>x<length>,<weight> in positive whole centimetres and grams, got "1x1x1"`, Causes: []string{"dimensions"}})
 }
 
 func TestItemsCost(t *testing.T) {
@@ -275,8 +254,7 @@ func TestItemsCost(t *testing.T) {
 	if err == nil {
 		t.Fatalf("MLA3's category has no dimensions, yet: %+v", got)
 	}
-	wantErr(t, err, shipping.ErrNoDimensions,
-		"item MLA3: category MLA1000 has no standard dimensions; give dimensions=<height>x<width>x<length>,<weight>", "dimensions")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: shipping.ErrNoDimensions, Message: "item MLA3: category MLA1000 has no standard dimensions; give dimensions=<height>x<width>x<length>,<weight>", Causes: []string{"dimensions"}})
 
 	clear(w.calls)
 	rates.Reads = 0
@@ -318,16 +296,15 @@ func TestItemsCost(t *testing.T) {
 		t.Errorf("dimensions given still read categories: %v %v", w.calls, err)
 	}
 	_, err = s.ItemsCost(ctx, "MLA1,MLA404,MLA2,MLA405", "")
-	wantErr(t, err, catalog.ErrItemNotFound, "items MLA404, MLA405 not found")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: catalog.ErrItemNotFound, Message: "items MLA404, MLA405 not found", Causes: []string{}})
 	_, err = s.ItemsCost(ctx, "MLA1,MLA404", "")
-	wantErr(t, err, catalog.ErrItemNotFound, "item MLA404 not found")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: catalog.ErrItemNotFound, Message: "item MLA404 not found", Causes: []string{}})
 	_, err = s.ItemsCost(ctx, "MLA1,MLA4", "")
-	wantErr(t, err, shipping.ErrTooHeavy,
-		"item MLA4: dimensions 1x1x1,40000 give a billable weight of 40000 g, heavier than the last weight tier of MLA (30000 g)", "dimensions")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: shipping.ErrTooHeavy, Message: "item MLA4: dimensions 1x1x1,40000 give a billable weight of 40000 g, heavier than the last weight tier of MLA (30000 g)", Causes: []string{"dimensions"}})
 	_, err = s.ItemsCost(ctx, "", "")
-	wantErr(t, err, shipping.ErrBadQuery, fmt.Sprintf("ids is required: comma-separated item ids, at most %d", shipping.MaxItems), "ids")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: shipping.ErrBadQuery, Message: fmt.Sprintf("ids is required: comma-separated item ids, at most %d", shipping.MaxItems), Causes: []string{"ids"}})
 	_, err = s.ItemsCost(ctx, "MLA1", "x")
-	wantErr(t, err, shipping.ErrBadQuery, `dimensions must be <height>x<width>x<length>,<weight> in positive whole centimetres and grams, got "x"`, "dimensions")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: shipping.ErrBadQuery, Message: `dimensions must be <height>x<width>x<length>,<weight> in positive whole centimetres and grams, got "x"`, Causes: []string{"dimensions"}})
 }
 
 func TestRates(t *testing.T) {
@@ -348,10 +325,10 @@ func TestRates(t *testing.T) {
 		t.Errorf("Rates after put = %+v", got)
 	}
 	_, err = s.PutRates(ctx, shipping.Rates{SiteID: "MLC", CurrencyID: "ARS", VolumetricDivisor: "4000", WeightTiers: []shipping.Tier{{UpTo: 1, Cost: "1"}}})
-	wantErr(t, err, shipping.ErrInvalidRates, `currency_id must be CLP, the currency of site MLC, got "ARS"`, "currency_id")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: shipping.ErrInvalidRates, Message: `currency_id must be CLP, the currency of site MLC, got "ARS"`, Causes: []string{"currency_id"}})
 	if got, _ := s.Rates(ctx, "MLC"); !reflect.DeepEqual(got, want) {
 		t.Errorf("a refused put changed the table: %+v", got)
 	}
 	_, err = s.Rates(ctx, "XXX")
-	wantErr(t, err, shipping.ErrInvalidRates, `site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got "XXX"`, "site_id")
+	kerneltest.WantErr(t, "", err, kerneltest.Want{Is: shipping.ErrInvalidRates, Message: `site_id must be one of MLA, MLB, MLM, MLC, MCO, MLU, MPE, MEC, got "XXX"`, Causes: []string{"site_id"}})
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/feria/feria/core/catalog"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/ports/catalogport"
 )
@@ -40,8 +41,6 @@ type Env struct {
 
 var t0 = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
-func str(s string) *string { return &s }
-
 // Category returns a valid category for tests.
 func Category(id string, required *bool) catalog.Category {
 	c := catalog.Category{ID: id, SiteID: "MLA", Name: "Amortiguadores", DomainID: "MLA-CAR_SHOCK_ABSORBERS",
@@ -67,7 +66,7 @@ func Item(id, category string, seller int64, partNumber string) catalog.Item {
 		DateCreated: t0, LastUpdated: t0}
 	if partNumber != "" {
 		it.Attributes = append(it.Attributes, catalog.ItemAttribute{ID: catalog.AttrPartNumber, Name: "Número de pieza",
-			ValueName: str(partNumber), Values: []catalog.AttributeValue{{Name: str(partNumber)}}, ValueType: "string"})
+			ValueName: kerneltest.Ptr(partNumber), Values: []catalog.AttributeValue{{Name: kerneltest.Ptr(partNumber)}}, ValueType: "string"})
 	}
 	return it
 }
@@ -142,7 +141,7 @@ func TestStore(t *testing.T, newEnv func(t *testing.T) Env) {
 		e := newEnv(t)
 		parent := Product("MLA15197894", nil, "")
 		parent.Attributes = parent.Attributes[:1]
-		child := Product("MLA15197901", str("MLA15197894"), "2016")
+		child := Product("MLA15197901", kerneltest.Ptr("MLA15197894"), "2016")
 		must(t, e.Store.UpsertProduct(ctx, parent))
 		must(t, e.Store.UpsertProduct(ctx, child))
 		got, err := e.Store.Product(ctx, child.ID)
@@ -170,13 +169,13 @@ func TestStore(t *testing.T, newEnv func(t *testing.T) Env) {
 		it := Item("MLA1100", "MLA1747", 123, "PN-1")
 		warranty := "6 meses"
 		it.Warranty = &warranty
-		it.Shipping.Dimensions = str("10x20x30,500")
+		it.Shipping.Dimensions = kerneltest.Ptr("10x20x30,500")
 		must(t, e.Store.UpsertItem(ctx, it))
 		got, err := e.Store.Item(ctx, it.ID)
 		must(t, err)
 		got.DateCreated, got.LastUpdated = got.DateCreated.UTC(), got.LastUpdated.UTC()
 		same(t, "item", got, it)
-		same(t, "part_number", e.PartNumber(ctx, it.ID), str("PN-1"))
+		same(t, "part_number", e.PartNumber(ctx, it.ID), kerneltest.Ptr("PN-1"))
 
 		it.Attributes = nil
 		it.Title = "Nuevo"
@@ -206,7 +205,7 @@ func TestStore(t *testing.T, newEnv func(t *testing.T) Env) {
 			must(t, e.Store.UpsertCategory(ctx, Category(id, &yes)))
 		}
 		with := Item("MLA1100", "MLA1747", 123, "PN-1")
-		with.Shipping.Dimensions = str("10x20x30,500")
+		with.Shipping.Dimensions = kerneltest.Ptr("10x20x30,500")
 		must(t, e.Store.UpsertItem(ctx, with))
 		must(t, e.Store.UpsertItem(ctx, Item("MLA1101", "MLA1747", 123, "")))
 		must(t, e.Store.UpsertItem(ctx, Item("MLA1102", "MLA1748", 124, "")))
@@ -223,7 +222,7 @@ func TestStore(t *testing.T, newEnv func(t *testing.T) Env) {
 		must(t, err)
 		slices.SortFunc(parcels, func(a, b catalog.Parcel) int { return strings.Compare(a.ItemID, b.ItemID) })
 		same(t, "parcels", parcels, []catalog.Parcel{
-			{ItemID: "MLA1100", SiteID: "MLA", SellerID: 123, CategoryID: "MLA1747", Dimensions: str("10x20x30,500")},
+			{ItemID: "MLA1100", SiteID: "MLA", SellerID: 123, CategoryID: "MLA1747", Dimensions: kerneltest.Ptr("10x20x30,500")},
 			{ItemID: "MLA1101", SiteID: "MLA", SellerID: 123, CategoryID: "MLA1747"},
 			{ItemID: "MLA1102", SiteID: "MLA", SellerID: 124, CategoryID: "MLA1748"},
 		})
@@ -255,12 +254,12 @@ func TestStore(t *testing.T, newEnv func(t *testing.T) Env) {
 		put(Item("MLA1105", "MLA1747", 123, ""))     // exception
 		put(Item("MLA1106", "MLA1747", 123, "PN-1")) // universal: neither
 		cp := Item("MLA1107", "MLA1747", 123, "")    // shares catalog product with MLA1109
-		cp.CatalogProductID = str("MLA555")
+		cp.CatalogProductID = kerneltest.Ptr("MLA555")
 		cp.Status = "paused"
 		put(cp)
 		put(Item("MLA1108", "MLA1747", 124, "PN-2")) // other seller, incomplete
 		cp2 := Item("MLA1109", "MLA1747", 124, "")
-		cp2.CatalogProductID = str("MLA555")
+		cp2.CatalogProductID = kerneltest.Ptr("MLA555")
 		put(cp2)
 		e.AddCompatibility(ctx, "MLA1100", "MLA15197901")
 		e.AddCompatibility(ctx, "MLA1100", "MLA15197902")

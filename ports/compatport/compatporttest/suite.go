@@ -14,6 +14,7 @@ import (
 
 	"github.com/feria/feria/core/compat"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/ports/compatport"
 )
 
@@ -67,8 +68,6 @@ func TestStore(t *testing.T, newEnv func(t testing.TB) Env) {
 
 var ctx = context.Background()
 
-func ptr[T any](v T) *T { return &v }
-
 var settings = &compat.CategorySettings{Required: true, NoteStatus: compat.Enabled, RestrictionsStatus: compat.Enabled, UniversalStatus: compat.Disabled}
 
 var link = compat.DomainLink{CompatibleDomainID: "MLA-CARS_AND_VANS", Type: "EXTENSION",
@@ -89,7 +88,7 @@ func seedItem(t *testing.T, e Env) compat.Item {
 		{"MLA102", "Ford Ka 2019", "9909", "Ford", "2019"},
 		{"MLA103", "Fiat Uno 2018", "67", "Fiat", "2018"},
 	} {
-		e.Seed.Product(t, compat.Product{ID: p.id, SiteID: "MLA", DomainID: "MLA-CARS_AND_VANS", Name: p.name, ParentID: ptr("MLA100")},
+		e.Seed.Product(t, compat.Product{ID: p.id, SiteID: "MLA", DomainID: "MLA-CARS_AND_VANS", Name: p.name, ParentID: kerneltest.Ptr("MLA100")},
 			Attr{"BRAND", p.brand, p.brandName}, Attr{"VEHICLE_YEAR", p.year, p.year})
 	}
 	it := compat.Item{ID: "MLA1100", SiteID: "MLA", SellerID: 123, Title: "Amortiguador", CategoryID: "MLA1747",
@@ -117,7 +116,7 @@ func testItem(t *testing.T, e Env) {
 	}
 	e.Seed.Category(t, "MLA5", "MLA", nil)
 	e.Seed.Item(t, compat.Item{ID: "MLA1101", SiteID: "MLA", SellerID: 123, Title: "x", CategoryID: "MLA5",
-		DomainID: "MLA-CAR_SHOCK_ABSORBERS", Status: "paused", PartNumber: ptr("PN-1")})
+		DomainID: "MLA-CAR_SHOCK_ABSORBERS", Status: "paused", PartNumber: kerneltest.Ptr("PN-1")})
 	got, err = e.Store.Item(ctx, "MLA1101")
 	must(t, err)
 	if got.Category != nil || got.PartNumber == nil || *got.PartNumber != "PN-1" || got.Status != "paused" {
@@ -468,7 +467,7 @@ func testSuggestions(t *testing.T, e Env) {
 	it.CatalogProductID = &cp
 	e.Seed.Item(t, it)
 	other := it
-	other.ID, other.PartNumber, other.CatalogProductID = "MLA1200", ptr("PN-9"), &cp
+	other.ID, other.PartNumber, other.CatalogProductID = "MLA1200", kerneltest.Ptr("PN-9"), &cp
 	e.Seed.Item(t, other)
 	paused := it
 	paused.ID, paused.Status = "MLA1300", "paused"
@@ -489,7 +488,7 @@ func testSuggestions(t *testing.T, e Env) {
 	}
 	// By part number: MLA1400 shares PN-9 with MLA1200.
 	pn := it
-	pn.ID, pn.CatalogProductID, pn.PartNumber = "MLA1400", nil, ptr("PN-9")
+	pn.ID, pn.CatalogProductID, pn.PartNumber = "MLA1400", nil, kerneltest.Ptr("PN-9")
 	e.Seed.Item(t, pn)
 	sg, _ = e.Store.Suggestions(ctx, pn)
 	got := ids(sg)

@@ -10,10 +10,9 @@ import (
 	"time"
 
 	"github.com/feria/feria/core/control"
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/ports/controlport"
 )
-
-func ptr[T any](v T) *T { return &v }
 
 func js(v any) string {
 	b, _ := json.Marshal(v)
@@ -72,8 +71,8 @@ func TestRules(t *testing.T, open func(t *testing.T) controlport.Rules, twin fun
 		r := open(t)
 		r2 := other(t, r)
 		current(t, r2) // the twin has read the rules once: a later change must show
-		a := add(t, r, control.Fault{Method: ptr("GET"), Path: "/items/*", Status: 503, Error: "service_unavailable", Message: "try again",
-			LatencyMS: 10, Probability: 0.5, Times: ptr(3), RetryAfter: 2, Used: 7})
+		a := add(t, r, control.Fault{Method: kerneltest.Ptr("GET"), Path: "/items/*", Status: 503, Error: "service_unavailable", Message: "try again",
+			LatencyMS: 10, Probability: 0.5, Times: kerneltest.Ptr(3), RetryAfter: 2, Used: 7})
 		b := add(t, r, control.Fault{Path: "/x", Probability: 1, RetryAfter: 1})
 		if a.ID <= 0 || b.ID <= a.ID {
 			t.Fatalf("ids %d then %d: want positive and increasing", a.ID, b.ID)
@@ -120,7 +119,7 @@ func TestRules(t *testing.T, open func(t *testing.T) controlport.Rules, twin fun
 
 	t.Run("uses are counted and a rule leaves with its last use", func(t *testing.T) {
 		r := open(t)
-		f := add(t, r, control.Fault{Path: "/a", Probability: 1, Times: ptr(2)})
+		f := add(t, r, control.Fault{Path: "/a", Probability: 1, Times: kerneltest.Ptr(2)})
 		forever := add(t, r, control.Fault{Path: "/b", Probability: 1})
 		current(t, r)
 		if ok, err := r.UseFault(ctx, f.ID); !ok || err != nil {
@@ -152,7 +151,7 @@ func TestRules(t *testing.T, open func(t *testing.T) controlport.Rules, twin fun
 	t.Run("a use is granted once across instances", func(t *testing.T) {
 		r := open(t)
 		const times = 3
-		f := add(t, r, control.Fault{Path: "/a", Probability: 1, Times: ptr(times)})
+		f := add(t, r, control.Fault{Path: "/a", Probability: 1, Times: kerneltest.Ptr(times)})
 		handles := []controlport.Rules{r, other(t, r)}
 		var granted atomic.Int64
 		var wg sync.WaitGroup
@@ -178,7 +177,7 @@ func TestRules(t *testing.T, open func(t *testing.T) controlport.Rules, twin fun
 	t.Run("limits: defaults until set, a new generation on every change", func(t *testing.T) {
 		r := open(t)
 		s0 := current(t, r)
-		limits := []control.RateLimit{{Method: ptr("POST"), Path: "/a", PerMinute: 5}, {Path: "/b/*", PerMinute: 1}}
+		limits := []control.RateLimit{{Method: kerneltest.Ptr("POST"), Path: "/a", PerMinute: 5}, {Path: "/b/*", PerMinute: 1}}
 		if err := r.SetLimits(ctx, limits); err != nil {
 			t.Fatal(err)
 		}
@@ -322,7 +321,7 @@ func TestJournal(t *testing.T, open func(t *testing.T) (a, b controlport.Journal
 		a, b := open(t)
 		e1 := entry(1)
 		e2 := entry(2)
-		e2.UserID, e2.FaultID, e2.Status = ptr(int64(123)), ptr(int64(4)), 503
+		e2.UserID, e2.FaultID, e2.Status = kerneltest.Ptr(int64(123)), kerneltest.Ptr(int64(4)), 503
 		if err := a.Append(ctx, e1); err != nil {
 			t.Fatal(err)
 		}

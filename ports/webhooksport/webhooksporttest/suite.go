@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/core/webhooks"
 	"github.com/feria/feria/ports/webhooksport"
@@ -27,8 +28,6 @@ func TestStore(t *testing.T, newStore func(t testing.TB) webhooksport.Store) {
 		}
 		return out
 	}
-	code := func(c int) *int { return &c }
-	text := func(s string) *string { return &s }
 
 	t.Run("states are swapped per topic and resource", func(t *testing.T) {
 		s := newStore(t)
@@ -98,11 +97,11 @@ func TestStore(t *testing.T, newStore func(t testing.TB) webhooksport.Store) {
 		}
 
 		due := wall.Add(time.Minute)
-		res := webhooks.Response{ReqTime: 12, HTTPCode: code(500), Body: "oops", Headers: map[string]string{"X-A": "b"}}
+		res := webhooks.Response{ReqTime: 12, HTTPCode: kerneltest.Ptr(500), Body: "oops", Headers: map[string]string{"X-A": "b"}}
 		n := got
 		n.State, n.Due, n.Response = webhooks.Retrying, &due, &res
 		failed := d1
-		failed.HTTPCode, failed.DurationMS, failed.Error = code(500), 12, text("answered HTTP 500, not 200")
+		failed.HTTPCode, failed.DurationMS, failed.Error = kerneltest.Ptr(500), 12, kerneltest.Ptr("answered HTTP 500, not 200")
 		if ok, err := s.FinishAttempt(ctx, n, webhooks.Delivery{Attempt: 2}); ok || err != nil {
 			t.Fatalf("finish an attempt not started: %v %v", ok, err)
 		}
@@ -130,7 +129,7 @@ func TestStore(t *testing.T, newStore func(t testing.TB) webhooksport.Store) {
 		n.State, n.Due, n.MissedAt, n.Attempts = webhooks.Missed, nil, &missedAt, 2
 		nothing := webhooks.Response{ReqTime: 500, Headers: map[string]string{}}
 		n.Response = &nothing
-		d2.DurationMS, d2.Error = 500, text("timeout")
+		d2.DurationMS, d2.Error = 500, kerneltest.Ptr("timeout")
 		if ok, err := s.FinishAttempt(ctx, n, d2); !ok || err != nil {
 			t.Fatalf("finish 2: %v %v", ok, err)
 		}
