@@ -52,6 +52,10 @@ type Config struct {
 	// out (the journal; faults and rate limits); not environment variables:
 	// the controls' load run measures what they cost.
 	NoJournal, NoGuard bool
+	// MaxWorlds bounds how many worlds exist (0: no bound); WorldTTL is how
+	// long a world may go unused before it is removed.
+	MaxWorlds int
+	WorldTTL  time.Duration
 	// FixturesFile is a fixtures file loaded at start-up, in the shape of POST
 	// /sandbox/fixtures; empty: none.
 	FixturesFile string
@@ -95,6 +99,8 @@ var Variables = []Variable{
 	{Name: "WORKER_RETRY_DELAY", Unset: "a growing backoff, 15-45 s before the first retry, longer after", Meaning: "a duration (`1s`): the wait before every retry of a failed job, or of one whose worker died, instead (for tests)"},
 	{Name: "WORKER_DELAYED_CHECK", Default: "5s", Meaning: "how often a worker moves retried and scheduled jobs that are due back to their queue"},
 	{Name: "RATE_LIMITS", Unset: "the marketplace's documented limits (docs/sandbox.md)", Meaning: "the default rate limits, as the body of `PUT /sandbox/rate_limits`: `{\"rules\": [{\"method\": \"POST\", \"path\": \"/items/*/compatibilities\", \"per_minute\": 100}]}`; `{\"rules\": []}` for none"},
+	{Name: "MAX_WORLDS", Default: "1000", Meaning: "how many worlds (`PUT /sandbox/worlds/{name}`) may exist at once; creating one more answers 429; `0` for no bound"},
+	{Name: "WORLD_TTL", Default: "168h", Meaning: "a world not used for this long (a duration, `168h` is 7 days) is removed with everything of it"},
 	{Name: "FIXTURES_FILE", Unset: "no fixtures are loaded", Meaning: "a JSON file in the shape of `POST /sandbox/fixtures`, loaded whole at start-up (`serve`, `all`) before the API listens; a refused entry stops start-up with a log line naming it"},
 }
 
@@ -197,6 +203,12 @@ func (c *Config) parseTunings(env func(string) string, vals map[string]string) e
 	if c.WorkerDelayedCheck, err = time.ParseDuration(env("WORKER_DELAYED_CHECK")); err != nil || c.WorkerDelayedCheck <= 0 {
 		return fmt.Errorf("WORKER_DELAYED_CHECK: want a positive duration such as 5s, got %q", vals["WORKER_DELAYED_CHECK"])
 	}
+	if c.MaxWorlds, err = strconv.Atoi(env("MAX_WORLDS")); err != nil || c.MaxWorlds < 0 {
+		return c, fmt.Errorf("MAX_WORLDS: want a whole number, 0 for no bound, got %q", vals["MAX_WORLDS"])
+	}
+	if c.WorldTTL, err = time.ParseDuration(env("WORLD_TTL")); err != nil || c.WorldTTL <= 0 {
+		return c, fmt.Errorf("WORLD_TTL: want a positive duration such as 168h, got %q", vals["WORLD_TTL"])
+	}
 	c.RateLimits = control.DefaultRateLimits()
 	if s := env("RATE_LIMITS"); s != "" {
 		if c.RateLimits, err = parseRateLimits(s); err != nil {
@@ -278,6 +290,8 @@ func (c Config) LogValue() slog.Value {
 		slog.Duration("worker_retry_delay", c.WorkerRetryDelay),
 		slog.Duration("worker_delayed_check", c.WorkerDelayedCheck),
 		slog.Int("rate_limits", len(c.RateLimits)),
+		slog.Int("max_worlds", c.MaxWorlds),
+		slog.Duration("world_ttl", c.WorldTTL),
 		slog.String("fixtures_file", c.FixturesFile),
 	)
 }

@@ -18,8 +18,11 @@ import (
 	"github.com/feria/feria/adapters/sqlstore/accountdb"
 	"github.com/feria/feria/adapters/sqlstore/clockdb"
 	"github.com/feria/feria/adapters/sqlstore/outboxdb"
+	"github.com/feria/feria/adapters/sqlstore/worldsdb"
 	"github.com/feria/feria/core/account/accountsvc"
 	"github.com/feria/feria/core/control/controlsvc"
+	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/worlds/worldssvc"
 	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/blobport"
 	"github.com/feria/feria/workers"
@@ -50,7 +53,10 @@ type Deps struct {
 	Controls *controlsvc.Service
 	// ControlsRedis is the controls' client (tests count its round trips).
 	ControlsRedis redis.UniversalClient
-	Modules       []Module
+	// Worlds is the worlds' lifecycle (the default world's sandbox serves
+	// it).
+	Worlds  *worldssvc.Service
+	Modules []Module
 
 	// applications are the account module's way to the apps module, which
 	// the module map builds after it (applications check users) and puts
@@ -111,6 +117,8 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	d.Controls = controlsvc.New(controlsvc.Deps{Rules: controlredis.NewRules(ctl, controlredis.DefaultPrefix),
 		Limiter: controlredis.NewLimiter(ctl, controlredis.DefaultPrefix), Journal: controlredis.NewJournal(ctl, controlredis.DefaultPrefix),
 		Defaults: cfg.RateLimits})
+	d.Worlds = worldssvc.New(worldssvc.Deps{Registry: worldsdb.New(b.db), Storage: worldStorage{},
+		Clock: kernel.SystemClock, Max: cfg.MaxWorlds})
 	if d.Modules, err = modules(d); err != nil {
 		queue.Close()
 		inspect.Close()

@@ -17,6 +17,7 @@ import (
 	"github.com/feria/feria/adapters/httpapi/controlapi"
 	"github.com/feria/feria/adapters/httpapi/docsapi"
 	"github.com/feria/feria/adapters/httpapi/sandboxapi"
+	"github.com/feria/feria/adapters/httpapi/worldsapi"
 	"github.com/feria/feria/adapters/jobqueue"
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/core/kernel"
@@ -111,6 +112,9 @@ func mountSandbox(app *fiber.App, d *Deps) {
 	sandboxapi.Mount(app, sandboxapi.Config{
 		Key: d.Config.SandboxKey, Collections: d.collections(), Resets: resets, Tx: d.Tx, Clock: d.Clock,
 		Extra: func(r fiber.Router) {
+			if d.Worlds != nil {
+				worldsapi.Routes(r, d.Worlds)
+			}
 			for _, mount := range extra {
 				mount(r)
 			}

@@ -170,6 +170,8 @@ func runProcesses(ctx context.Context, cmd string, cfg Config, log *slog.Logger,
 	}
 	var api *fiber.App
 	if cmd == "serve" || cmd == "all" {
+		wg.Add(1)
+		go func() { defer wg.Done(); expireWorlds(runCtx, d.Worlds, cfg.WorldTTL, time.Minute, log) }()
 		api = NewHTTP(d)
 		p.start(func() error {
 			log.Info("listening", slog.String("addr", cfg.HTTPAddr))

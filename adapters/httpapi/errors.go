@@ -36,6 +36,7 @@ var statusOf = map[kernel.Kind]int{
 	kernel.NotAcceptable:   fiber.StatusNotAcceptable,
 	kernel.Conflict:        fiber.StatusConflict,
 	kernel.Unavailable:     fiber.StatusServiceUnavailable,
+	kernel.Exhausted:       fiber.StatusTooManyRequests,
 }
 
 // defaultCode is the error code shown when a domain error names none.
@@ -48,6 +49,7 @@ var defaultCode = map[kernel.Kind]string{
 	kernel.NotAcceptable:   "not_acceptable",
 	kernel.Conflict:        "conflict",
 	kernel.Unavailable:     "service_unavailable",
+	kernel.Exhausted:       "too_many_requests",
 }
 
 // ErrorBody is shape (a).

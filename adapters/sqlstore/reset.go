@@ -11,7 +11,8 @@ import (
 )
 
 // Tables is the database as the sandbox reset sees it: every table of the
-// schema but bun's migration bookkeeping.
+// schema but bun's migration bookkeeping and the registry of worlds (the
+// instance's, not the default world's data).
 type Tables struct{ db bun.IDB }
 
 var _ sandboxport.Resetter = Tables{}
@@ -32,7 +33,7 @@ func (t Tables) Reset(ctx context.Context) error {
 	}
 	keep := tables[:0]
 	for _, name := range tables {
-		if !strings.HasPrefix(name, "bun_migration") {
+		if !strings.HasPrefix(name, "bun_migration") && name != "worlds" {
 			keep = append(keep, name)
 		}
 	}

@@ -21,9 +21,10 @@ const (
 	NotAcceptable               // well-formed but refused by content rules
 	Conflict                    // clashes with the current state
 	Unavailable                 // a backing service is down; retrying may work
+	Exhausted                   // a limit of the instance is reached; freeing room may work
 )
 
-var kindNames = [...]string{"internal", "invalid", "unauthenticated", "permission", "not_exist", "not_acceptable", "conflict", "unavailable"}
+var kindNames = [...]string{"internal", "invalid", "unauthenticated", "permission", "not_exist", "not_acceptable", "conflict", "unavailable", "exhausted"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {

@@ -237,15 +237,17 @@ func TestAuthorizationMatrix(t *testing.T) {
 		}
 	}
 
-	// The sandbox: its key, never a user's token.
+	// The sandbox: its key, never a user's token nor a world's key.
+	worldKey := "authz-world-key-0123456789"
+	a.Sandbox("PUT", "/worlds/authz", map[string]any{"sandbox_key": worldKey}).OK(t, 201)
 	for key := range routes {
 		method, path, _ := strings.Cut(key, " ")
 		if !strings.HasPrefix(path, "/sandbox") {
 			continue
 		}
-		p := strings.NewReplacer(":id", "1", ":user_id", "123", ":token", "APP_USR-authz-unknown").Replace(path)
+		p := strings.NewReplacer(":id", "1", ":user_id", "123", ":token", "APP_USR-authz-unknown", ":name", "authz").Replace(path)
 		for _, h := range [][]string{nil, {"X-Sandbox-Key", "wrong-key"}, {"Authorization", "Bearer " + tokens[seller]},
-			{"X-Sandbox-Key", tokens[seller]}} {
+			{"X-Sandbox-Key", tokens[seller]}, {"X-Sandbox-Key", worldKey}} {
 			req := httptest.NewRequest(method, p, strings.NewReader("{}"))
 			req.Header.Set("Content-Type", "application/json")
 			if h != nil {

@@ -1,0 +1,5 @@
+package worldsporttest
+
+import "testing"
+
+func TestMemoryRegistry(t *testing.T) { TestRegistry(t, NewRegistry()) }
