@@ -93,10 +93,10 @@ func controlRedis(rdb redis.UniversalClient) redis.UniversalClient {
 // wire builds the dependencies every module shares, then the module map.
 func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), sqlstore.Conflicts)
 	clock := clockdb.New(b.db)
 	apps := &applications{}
-	accounts := accountsvc.New(accountsvc.Deps{Store: accountdb.New(b.db), Tx: sqlstore.Tx{DB: b.db}, Clock: clock, Applications: apps})
+	accounts := accountsvc.New(accountsvc.Deps{Store: accountdb.New(b.db), Tx: sqlstore.Tx{DB: b.db, Log: log}, Clock: clock, Applications: apps})
 	aq, err := asynqRedis(b.redis)
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	reg.MustRegister(workers.NewQueueCollector(inspect))
 	d := &Deps{
 		Jobs:   workers.NewMetrics(reg),
-		Config: cfg, Log: log, DB: b.db, Tx: sqlstore.Tx{DB: b.db}, Redis: b.redis, Blobs: b.blobs,
+		Config: cfg, Log: log, DB: b.db, Tx: sqlstore.Tx{DB: b.db, Log: log}, Redis: b.redis, Blobs: b.blobs,
 		Clock: clock, Accounts: accounts, Auth: httpapi.Auth{Tokens: accounts}, Registry: reg,
 		Queue: queue, Inspect: inspect, AsynqRedis: aq, applications: apps,
 	}

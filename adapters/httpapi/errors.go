@@ -92,6 +92,10 @@ func useShapeDefault(c *fiber.Ctx) error  { c.Locals(shapeKey, ShapeDefault); re
 func useShapeBrands(c *fiber.Ctx) error   { c.Locals(shapeKey, ShapeBrands); return c.Next() }
 func useShapeContacts(c *fiber.Ctx) error { c.Locals(shapeKey, ShapeContacts); return c.Next() }
 
+// RetryAfter is the Retry-After of every 503 the service answers itself, in
+// seconds.
+const RetryAfter = "1"
+
 // ErrorHandler renders any error a handler returns. Unknown errors become a
 // 500 that names the request id; their text is logged, never shown.
 func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
@@ -118,6 +122,11 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 		// only the request id.
 		if e.Kind == kernel.Internal && e.Message == "" {
 			msg = "internal server error (request id " + RequestID(c) + ")"
+		}
+		if e.Kind == kernel.Unavailable {
+			// A backing service down or a lost race with other writers: the
+			// same request is expected to pass a moment later.
+			c.Set(fiber.HeaderRetryAfter, RetryAfter)
 		}
 		shape, _ := c.Locals(shapeKey).(Shape)
 		return WriteError(c, shape, status, code, msg, e.Causes)

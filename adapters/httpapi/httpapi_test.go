@@ -71,6 +71,9 @@ func newApp() *fiber.App {
 	app.Get("/documented500", func(*fiber.Ctx) error {
 		return kernel.E(kernel.Internal, "internal_server_error", "The body of the request cannot be empty").Wrap(errors.New("empty body"))
 	})
+	app.Get("/busy", func(*fiber.Ctx) error {
+		return kernel.E(kernel.Unavailable, "service_unavailable", "the database is busy, retry later").Wrap(errors.New("deadlock"))
+	})
 	app.Get("/me", auth.Required(), me)
 	app.Get("/users/:user_id", me)
 	app.Get("/fiscal", auth.Required(httpapi.AuthErrors{Missing: kernel.E(kernel.Permission, "access_token_not_granted", "access token not granted")}), me)
@@ -136,6 +139,24 @@ func TestErrorShapesAndStatuses(t *testing.T) {
 				t.Errorf("got %d %s\nwant %d %s", status, body, tc.status, tc.want)
 			}
 		})
+	}
+}
+
+// A 503 says when to try again; no other error does.
+func TestUnavailableSaysWhenToRetry(t *testing.T) {
+	app := newApp()
+	for path, want := range map[string]string{"/busy": "1", "/a": "", "/secret": ""} {
+		res, err := app.Test(httptest.NewRequest("GET", path, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		if got := res.Header.Get("Retry-After"); got != want {
+			t.Errorf("%s: %d %s, Retry-After %q, want %q", path, res.StatusCode, b, got, want)
+		}
+		if path == "/busy" && (res.StatusCode != 503 || string(b) != `{"message":"the database is busy, retry later","error":"service_unavailable","status":503,"cause":[]}`) {
+			t.Errorf("%s: %d %s", path, res.StatusCode, b)
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -129,18 +130,33 @@ func Outside(ctx context.Context, db bun.IDB) (*bun.DB, bool) {
 }
 
 // Tx runs units of work in one database transaction: core's kernel.Tx.
-type Tx struct{ DB bun.IDB }
+// Log, when set, receives a line for every transaction run again (retry.go);
+// nil is slog.Default().
+type Tx struct {
+	DB  bun.IDB
+	Log *slog.Logger
+}
 
 var _ kernel.Tx = Tx{}
 
 // RunInTx runs fn in a transaction carried by the context it receives; a
-// nested call joins the outer transaction.
+// nested call joins the outer one. The outermost call runs fn again, in a
+// new transaction, when it lost a race with other writers (a deadlock, a
+// serialization failure, SQLite's lock): fn must then be safe to run twice,
+// which a unit of work that writes only through the transaction is, its
+// first run rolled back. Past the bound the error is ErrBusy (a 503).
 func (t Tx) RunInTx(ctx context.Context, fn func(ctx context.Context) error) error {
 	if _, ok := ctx.Value(txKey{}).(bun.Tx); ok {
 		return fn(ctx)
 	}
-	err := t.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(context.WithValue(ctx, txKey{}, tx))
+	log := t.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	err := retrying(ctx, log, func() error {
+		return t.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			return fn(context.WithValue(ctx, txKey{}, tx))
+		})
 	})
 	// database/sql retries a bad connection outside a transaction only;
 	// inside one it hands driver.ErrBadConn (or ErrConnDone) to the caller.

@@ -24,7 +24,7 @@ var ErrUnavailable = kernel.E(kernel.Unavailable, "service_unavailable", "the da
 // unavailable translates an error leaving the PostgreSQL driver: a failure
 // of the connection (refused, reset, cut mid-answer, the server shutting
 // down or starting up) becomes ErrUnavailable; anything else (a constraint,
-// a syntax error) is returned as it is. driver.ErrBadConn is kept as it is:
+// a syntax error) is returned as it is; a lost race is ErrBusy. driver.ErrBadConn is kept as it is:
 // database/sql retries the call on another connection when it sees it.
 func unavailable(err error) error {
 	if err == nil || errors.Is(err, driver.ErrBadConn) || errors.Is(err, ErrUnavailable) {
@@ -32,6 +32,11 @@ func unavailable(err error) error {
 	}
 	if isConnectionError(err) {
 		return ErrUnavailable.Wrap(err)
+	}
+	// A lost race (a deadlock, a serialization failure) is a 503 too where no
+	// transaction runs it again (Tx.RunInTx does): a retry passes.
+	if conflict(err) != "" {
+		return ErrBusy.Wrap(err)
 	}
 	return err
 }

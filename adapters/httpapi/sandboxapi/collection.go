@@ -27,6 +27,13 @@ type Collection struct {
 	// Batch, when set, serves POST /sandbox/<Path> (contact events),
 	// outside any transaction: it opens its own if it needs one.
 	Batch func(ctx context.Context, body []byte) (any, error)
+	// LockKey, when set, orders a fixtures load's entries of this collection
+	// (ascending, ties in body order): entries whose writes lock rows beyond
+	// their own (an order locks its first item's compatibility version) are
+	// written in one order by every load, so that two loads at once wait for
+	// each other instead of deadlocking. The key of an entry that does not
+	// decode is "" (its Put refuses it).
+	LockKey func(entry []byte) string
 }
 
 // Deferred is returned by a Put whose effect lives outside the database

@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -153,8 +154,8 @@ func Load(ctx context.Context, tx kernel.Tx, collections []Collection, raw []byt
 		var deferred []Deferred
 		for _, col := range collections {
 			name := col.Name
-			for i, raw := range body[name] {
-				v, err := putEntry(ctx, col, raw)
+			for _, i := range lockOrder(col, body[name]) {
+				v, err := putEntry(ctx, col, body[name][i])
 				if err != nil {
 					return entryError(name, i, err)
 				}
@@ -175,6 +176,24 @@ func Load(ctx context.Context, tx kernel.Tx, collections []Collection, raw []byt
 		return nil, err
 	}
 	return loaded, nil
+}
+
+// lockOrder is the order entries are written in: by the collection's
+// LockKey when it has one, else as sent.
+func lockOrder(col Collection, entries []json.RawMessage) []int {
+	order := make([]int, len(entries))
+	for i := range order {
+		order[i] = i
+	}
+	if col.LockKey == nil {
+		return order
+	}
+	keys := make([]string, len(entries))
+	for i, raw := range entries {
+		keys[i] = col.LockKey(raw)
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	return order
 }
 
 // putEntry takes the id out of a fixtures entry and puts the rest.
