@@ -204,10 +204,10 @@ func (c *Config) parseTunings(env func(string) string, vals map[string]string) e
 		return fmt.Errorf("WORKER_DELAYED_CHECK: want a positive duration such as 5s, got %q", vals["WORKER_DELAYED_CHECK"])
 	}
 	if c.MaxWorlds, err = strconv.Atoi(env("MAX_WORLDS")); err != nil || c.MaxWorlds < 0 {
-		return c, fmt.Errorf("MAX_WORLDS: want a whole number, 0 for no bound, got %q", vals["MAX_WORLDS"])
+		return fmt.Errorf("MAX_WORLDS: want a whole number, 0 for no bound, got %q", vals["MAX_WORLDS"])
 	}
 	if c.WorldTTL, err = time.ParseDuration(env("WORLD_TTL")); err != nil || c.WorldTTL <= 0 {
-		return c, fmt.Errorf("WORLD_TTL: want a positive duration such as 168h, got %q", vals["WORLD_TTL"])
+		return fmt.Errorf("WORLD_TTL: want a positive duration such as 168h, got %q", vals["WORLD_TTL"])
 	}
 	c.RateLimits = control.DefaultRateLimits()
 	if s := env("RATE_LIMITS"); s != "" {

@@ -170,8 +170,7 @@ func runProcesses(ctx context.Context, cmd string, cfg Config, log *slog.Logger,
 	}
 	var api *fiber.App
 	if cmd == "serve" || cmd == "all" {
-		wg.Add(1)
-		go func() { defer wg.Done(); expireWorlds(runCtx, d.Worlds, cfg.WorldTTL, time.Minute, log) }()
+		p.start(func() error { expireWorlds(runCtx, d.Worlds, cfg.WorldTTL, time.Minute, log); return nil })
 		api = NewHTTP(d)
 		p.start(func() error {
 			log.Info("listening", slog.String("addr", cfg.HTTPAddr))
