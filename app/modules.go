@@ -116,7 +116,7 @@ func modules(d *Deps) ([]Module, error) {
 	brands := brandssvc.New(brandssvc.Deps{Store: brandsdb.New(d.DB), Users: d.Accounts, Clock: d.Clock})
 	catalog := catalogsvc.New(catalogsvc.Deps{Store: catalogdb.New(d.DB), Users: d.Accounts, OfficialStores: brands,
 		Changes: hooks, Tx: d.Tx, Clock: d.Clock})
-	sales := salessvc.New(salessvc.Deps{Orders: salesdb.New(d.DB), Users: d.Accounts, Items: catalog,
+	sales := salessvc.New(salessvc.Deps{Orders: salesdb.New(d.DB), Notes: salesdb.NewNotes(d.DB), Users: d.Accounts, Items: catalog,
 		Observers: []salesport.OrderObserver{observers}, Changes: hooks, Tx: d.Tx, Clock: d.Clock})
 	flex := flexsvc.New(flexsvc.Deps{Store: flexdb.New(d.DB), Users: d.Accounts, Orders: sales, Catalog: catalog,
 		Changes: hooks, Items: catalog, Tx: d.Tx, Clock: d.Clock})

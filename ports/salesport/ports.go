@@ -27,6 +27,13 @@ type Service interface {
 	// OrderView is GET /orders/{id}: the order's public resource, for its
 	// seller and buyer (the caller in ctx).
 	OrderView(ctx context.Context, id int64) (sales.OrderView, error)
+	// SearchOrders is GET /orders/search: the orders of the caller as
+	// seller or buyer (the query's one user must be the caller).
+	SearchOrders(ctx context.Context, q sales.OrderQuery) (sales.SearchAnswer, error)
+	// AddNote and Notes are POST and GET /orders/{id}/notes, the seller's
+	// private notes on its order.
+	AddNote(ctx context.Context, orderID int64, text string) (sales.NoteAnswer, error)
+	Notes(ctx context.Context, orderID int64) ([]sales.NotesAnswer, error)
 }
 
 // Orders persists orders.
@@ -37,4 +44,14 @@ type Orders interface {
 	Order(ctx context.Context, id int64) (sales.Order, error)
 	// OrdersOfPack lists the orders of a pack, by id.
 	OrdersOfPack(ctx context.Context, pack int64) ([]sales.Order, error)
+	// OrdersOf lists the orders of a seller (buyer 0) or of a buyer (seller
+	// 0), of one status unless status is "", by date_created then id.
+	OrdersOf(ctx context.Context, seller, buyer int64, status string) ([]sales.Order, error)
+}
+
+// Notes persists the sellers' notes on orders.
+type Notes interface {
+	AddNote(ctx context.Context, n sales.Note) error
+	// Notes lists an order's notes, oldest first.
+	Notes(ctx context.Context, orderID int64) ([]sales.Note, error)
 }

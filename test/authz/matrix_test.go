@@ -145,6 +145,9 @@ var rows = []row{
 	// Notifications to applications: the resources they name, for the users
 	// each concerns, and the missed feeds, for the application's owner.
 	{route: "GET /orders/:order_id", access: token, path: "/orders/2000001", may: []string{seller, buyer}},
+	{route: "GET /orders/search", access: token, path: "/orders/search?seller=123", may: []string{seller}},
+	{route: "GET /orders/:order_id/notes", access: token, path: "/orders/2000001/notes", may: []string{seller}},
+	{route: "POST /orders/:order_id/notes", access: token, path: "/orders/2000001/notes", body: map[string]any{"note": "Llamar al comprador"}, may: []string{seller}},
 	{route: "GET /shipments/:shipment_id", access: token, path: "/shipments/40001", may: []string{seller, buyer}},
 	{route: "GET /shipments/:shipment_id/items", access: token, path: "/shipments/40001/items", may: []string{seller, buyer}},
 	{route: "GET /questions/:question_id", access: token, path: "/questions/{question}", may: []string{seller, buyer}},

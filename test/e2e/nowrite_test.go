@@ -155,6 +155,8 @@ func writePaths() []writePath {
 	return []writePath{
 		{name: "POST /questions", prepare: nothing, ok: 201,
 			do: as(demoBuyer, "POST", "/questions", `{"item_id":"MLA1100","text":"¿Tiene stock?"}`)},
+		{name: "POST /orders/{id}/notes", prepare: nothing, ok: 201,
+			do: as(demoSeller, "POST", "/orders/2000001/notes", `{"note":"Llamar al comprador"}`)},
 		{name: "POST compatibilities", prepare: nothing, ok: 200,
 			do: as(demoSeller, "POST", "/items/MLA1100/compatibilities", compatBody)},
 		{name: "POST compatibilities item_to_copy", prepare: compatibilities, ok: 200,

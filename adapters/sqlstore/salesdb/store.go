@@ -4,6 +4,7 @@ package salesdb
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -80,6 +81,68 @@ func (s *Store) OrdersOfPack(ctx context.Context, pack int64) ([]sales.Order, er
 	out := make([]sales.Order, len(rows))
 	for i, r := range rows {
 		out[i] = r.Order
+	}
+	return out, nil
+}
+
+// OrdersOf lists a seller's or a buyer's orders, of one status unless
+// status is "", by date_created then id.
+func (s *Store) OrdersOf(ctx context.Context, seller, buyer int64, status string) ([]sales.Order, error) {
+	var rows []orderRow
+	q := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows)
+	if seller != 0 {
+		q = q.Where("seller_id = ?", seller)
+	} else {
+		q = q.Where("buyer_id = ?", buyer)
+	}
+	if status != "" {
+		q = q.Where("status = ?", status)
+	}
+	if err := q.OrderExpr("date_created, id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("salesdb: orders of seller %d buyer %d: %w", seller, buyer, err)
+	}
+	out := make([]sales.Order, len(rows))
+	for i, r := range rows {
+		out[i] = r.Order
+	}
+	return out, nil
+}
+
+// Notes implements salesport.Notes on bun.
+type Notes struct{ db bun.IDB }
+
+var _ salesport.Notes = (*Notes)(nil)
+
+// NewNotes returns a notes store on db.
+func NewNotes(db bun.IDB) *Notes { return &Notes{db: db} }
+
+type noteRow struct {
+	bun.BaseModel   `bun:"table:order_notes"`
+	ID              string    `bun:"id,pk"`
+	OrderID         int64     `bun:"order_id"`
+	Note            string    `bun:"note"`
+	DateCreated     time.Time `bun:"date_created"`
+	DateLastUpdated time.Time `bun:"date_last_updated"`
+}
+
+// AddNote stores a note.
+func (s *Notes) AddNote(ctx context.Context, n sales.Note) error {
+	row := &noteRow{ID: n.ID, OrderID: n.OrderID, Note: n.Note, DateCreated: n.DateCreated, DateLastUpdated: n.DateLastUpdated}
+	if _, err := sqlstore.IDB(ctx, s.db).NewInsert().Model(row).Exec(ctx); err != nil {
+		return fmt.Errorf("salesdb: add note to order %d: %w", n.OrderID, err)
+	}
+	return nil
+}
+
+// Notes lists an order's notes, oldest first.
+func (s *Notes) Notes(ctx context.Context, orderID int64) ([]sales.Note, error) {
+	var rows []noteRow
+	if err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("order_id = ?", orderID).OrderExpr("date_created, id").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("salesdb: notes of order %d: %w", orderID, err)
+	}
+	out := make([]sales.Note, len(rows))
+	for i, r := range rows {
+		out[i] = sales.Note{ID: r.ID, OrderID: r.OrderID, Note: r.Note, DateCreated: r.DateCreated.UTC(), DateLastUpdated: r.DateLastUpdated.UTC()}
 	}
 	return out, nil
 }

@@ -15,7 +15,7 @@ func TestOrders(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			salesporttest.TestOrders(t, func(t *testing.T) salesporttest.Env {
 				db := open(t)
-				return salesporttest.Env{Orders: salesdb.New(db), AddUser: func(ctx context.Context, id int64) {
+				return salesporttest.Env{Orders: salesdb.New(db), Notes: salesdb.NewNotes(db), AddUser: func(ctx context.Context, id int64) {
 					if _, err := db.ExecContext(ctx, "INSERT INTO users (id, nickname, site_id, user_type, tags, messaging_allowed, date_created) VALUES (?, 'U', 'MLA', 'normal', '[]', TRUE, ?)", id, time.Now()); err != nil {
 						t.Fatal(err)
 					}

@@ -20,6 +20,7 @@ import (
 // Deps is what the service needs.
 type Deps struct {
 	Orders salesport.Orders
+	Notes  salesport.Notes
 	Users  accountport.Service
 	Items  catalogport.Service
 	// Observers are told of every stored order, in its transaction; none:
@@ -37,6 +38,7 @@ type Deps struct {
 // Service implements salesport.Service.
 type Service struct {
 	orders    salesport.Orders
+	notes     salesport.Notes
 	users     accountport.Service
 	items     catalogport.Service
 	observers []salesport.OrderObserver
@@ -50,7 +52,7 @@ var _ salesport.Service = (*Service)(nil)
 // New returns the sales service; it panics when a required port is nil.
 func New(d Deps) *Service {
 	kernel.MustWire(d)
-	return &Service{orders: d.Orders, users: d.Users, items: d.Items, observers: d.Observers, changes: d.Changes, tx: d.Tx, clock: d.Clock}
+	return &Service{orders: d.Orders, notes: d.Notes, users: d.Users, items: d.Items, observers: d.Observers, changes: d.Changes, tx: d.Tx, clock: d.Clock}
 }
 
 func invalid(field, format string, args ...any) error {

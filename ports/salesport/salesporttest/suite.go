@@ -17,6 +17,7 @@ import (
 // Env is a fresh store and a way to create the users orders reference.
 type Env struct {
 	Orders  salesport.Orders
+	Notes   salesport.Notes
 	AddUser func(ctx context.Context, id int64)
 }
 
@@ -109,5 +110,44 @@ func TestOrders(t *testing.T, newEnv func(t *testing.T) Env) {
 	own, err := e.Orders.OrdersOfPack(ctx, 2000002)
 	if err != nil || !reflect.DeepEqual(ids(own), []int64{2000002}) {
 		t.Errorf("pack_id null: the order is its own pack: %v %v", ids(own), err)
+	}
+
+	// A user's orders: of the seller or of the buyer, one status or all,
+	// by date_created then id.
+	late := Order(2000004, nil)
+	late.Status, late.DateCreated = "cancelled", o.DateCreated.Add(-time.Hour)
+	if _, err := e.Orders.UpsertOrder(ctx, late); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		seller, buyer int64
+		status        string
+		want          []int64
+	}{
+		{123, 0, "", []int64{2000004, 2000001, 2000002, 2000003, 2000009}},
+		{0, 456, "cancelled", []int64{2000004}},
+		{0, 123, "", nil},
+		{456, 0, "paid", nil},
+	} {
+		got, err := e.Orders.OrdersOf(ctx, c.seller, c.buyer, c.status)
+		if err != nil || !reflect.DeepEqual(ids(got), c.want) {
+			t.Errorf("OrdersOf(%d, %d, %q) = %v, %v; want %v", c.seller, c.buyer, c.status, ids(got), err, c.want)
+		}
+	}
+
+	// Notes: an order's, oldest first, dates as written.
+	if got, err := e.Notes.Notes(ctx, 2000001); err != nil || len(got) != 0 {
+		t.Errorf("notes of an order with none: %v %v", got, err)
+	}
+	n1 := sales.Note{ID: "n1", OrderID: 2000001, Note: "first", DateCreated: o.DateCreated, DateLastUpdated: o.DateCreated}
+	n2 := sales.Note{ID: "n2", OrderID: 2000001, Note: "second", DateCreated: o.DateCreated.Add(time.Second), DateLastUpdated: o.DateCreated.Add(time.Second)}
+	n3 := sales.Note{ID: "n3", OrderID: 2000002, Note: "other order", DateCreated: o.DateCreated, DateLastUpdated: o.DateCreated}
+	for _, n := range []sales.Note{n2, n1, n3} {
+		if err := e.Notes.AddNote(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := e.Notes.Notes(ctx, 2000001); err != nil || !reflect.DeepEqual(got, []sales.Note{n1, n2}) {
+		t.Errorf("notes: %+v %v; want %+v", got, err, []sales.Note{n1, n2})
 	}
 }
