@@ -15,6 +15,7 @@ import (
 	"github.com/feria/feria/adapters/redisstore"
 	"github.com/feria/feria/core/control"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/webhooks"
 )
 
 // Config is everything feria reads from its environment, parsed once.
@@ -56,6 +57,11 @@ type Config struct {
 	// long a world may go unused before it is removed.
 	MaxWorlds int
 	WorldTTL  time.Duration
+	// RetentionOutbox is how long a relayed outbox message is kept;
+	// RetentionNotifications how long a notification to an application is
+	// kept after its last attempt, delivered or missed (at least
+	// webhooks.KeepMissed, the two days a missed feed is listed).
+	RetentionOutbox, RetentionNotifications time.Duration
 	// FixturesFile is a fixtures file loaded at start-up, in the shape of POST
 	// /sandbox/fixtures; empty: none.
 	FixturesFile string
@@ -101,6 +107,8 @@ var Variables = []Variable{
 	{Name: "RATE_LIMITS", Unset: "the marketplace's documented limits (docs/sandbox.md)", Meaning: "the default rate limits, as the body of `PUT /sandbox/rate_limits`: `{\"rules\": [{\"method\": \"POST\", \"path\": \"/items/*/compatibilities\", \"per_minute\": 100}]}`; `{\"rules\": []}` for none"},
 	{Name: "MAX_WORLDS", Default: "1000", Meaning: "how many worlds (`PUT /sandbox/worlds/{name}`) may exist at once; creating one more answers 429; `0` for no bound"},
 	{Name: "WORLD_TTL", Default: "168h", Meaning: "a world not used for this long (a duration, `168h` is 7 days) is removed with everything of it"},
+	{Name: "RETENTION_OUTBOX", Default: "168h", Meaning: "how long a relayed outbox message is kept (a duration); older ones are removed every hour, by the service clock"},
+	{Name: "RETENTION_NOTIFICATIONS", Default: "168h", Meaning: "how long a notification to an application is kept after its last attempt, with its attempts, delivered or missed (at least `48h`, the two days a missed feed is listed)"},
 	{Name: "FIXTURES_FILE", Unset: "no fixtures are loaded", Meaning: "a JSON file in the shape of `POST /sandbox/fixtures`, loaded whole at start-up (`serve`, `all`) before the API listens; a refused entry stops start-up with a log line naming it"},
 }
 
@@ -208,6 +216,12 @@ func (c *Config) parseTunings(env func(string) string, vals map[string]string) e
 	}
 	if c.WorldTTL, err = time.ParseDuration(env("WORLD_TTL")); err != nil || c.WorldTTL <= 0 {
 		return fmt.Errorf("WORLD_TTL: want a positive duration such as 168h, got %q", vals["WORLD_TTL"])
+	}
+	if c.RetentionOutbox, err = time.ParseDuration(env("RETENTION_OUTBOX")); err != nil || c.RetentionOutbox <= 0 {
+		return fmt.Errorf("RETENTION_OUTBOX: want a positive duration such as 168h, got %q", vals["RETENTION_OUTBOX"])
+	}
+	if c.RetentionNotifications, err = time.ParseDuration(env("RETENTION_NOTIFICATIONS")); err != nil || c.RetentionNotifications < webhooks.KeepMissed {
+		return fmt.Errorf("RETENTION_NOTIFICATIONS: want a duration of 48h or more such as 168h, got %q", vals["RETENTION_NOTIFICATIONS"])
 	}
 	c.RateLimits = control.DefaultRateLimits()
 	if s := env("RATE_LIMITS"); s != "" {

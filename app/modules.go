@@ -60,11 +60,13 @@ import (
 	"github.com/feria/feria/ports/compatport"
 	"github.com/feria/feria/ports/fiscalport"
 	"github.com/feria/feria/ports/notifyport"
+	"github.com/feria/feria/ports/outboxport"
 	"github.com/feria/feria/ports/salesport"
 	"github.com/feria/feria/ports/sandboxport"
 	"github.com/feria/feria/ports/webhooksport"
 	"github.com/feria/feria/workers/compatworker"
 	"github.com/feria/feria/workers/fiscalworker"
+	"github.com/feria/feria/workers/retentionworker"
 	"github.com/feria/feria/workers/tasks"
 	"github.com/feria/feria/workers/webhooksworker"
 )
@@ -206,6 +208,18 @@ func modules(d *Deps) ([]Module, error) {
 			Queues:        map[string]string{webhooksport.TaskDeliver: tasks.QueueWebhooks},
 		},
 		{Name: "admin", Routes: func(r fiber.Router) { adminRoutes(r, d) }},
+		{
+			// Storage that does not grow forever: rows kept only for a while
+			// (RETENTION_*) are removed every hour, by the service clock.
+			Name: "retention",
+			Jobs: func(handle func(string, asynq.Handler)) {
+				retentionworker.Register(handle, retentionworker.Pruner{Clock: d.Clock, Log: d.Log, Stores: []retentionworker.Store{
+					{Name: "outbox", Keep: d.Config.RetentionOutbox, Pruner: outboxdb.New(d.DB)},
+					{Name: "notifications", Keep: d.Config.RetentionNotifications, Pruner: webhooksdb.New(d.DB)},
+				}})
+			},
+			Periodic: map[string]string{outboxport.TaskPrune: "@every 1h"},
+		},
 		{
 			// The sandbox's test controls; their middlewares are mounted
 			// by NewHTTP around every module's routes.

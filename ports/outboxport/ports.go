@@ -28,3 +28,14 @@ type Pending interface {
 	Pending(ctx context.Context, limit int) ([]Message, error)
 	MarkRelayed(ctx context.Context, ids []string, at time.Time) error
 }
+
+// Pruner removes what a store keeps only for a while: the rows finished
+// before before (relayed messages, notifications delivered or missed); it
+// answers how many went. The retention job (TaskPrune) calls every one.
+type Pruner interface {
+	Prune(ctx context.Context, before time.Time) (int, error)
+}
+
+// TaskPrune is the periodic job that removes, by the service clock, the rows
+// kept only for a while (RETENTION_* settings).
+const TaskPrune = "retention:prune"

@@ -18,6 +18,7 @@ type Store struct{ db bun.IDB }
 var (
 	_ outboxport.Outbox  = (*Store)(nil)
 	_ outboxport.Pending = (*Store)(nil)
+	_ outboxport.Pruner  = (*Store)(nil)
 )
 
 // New returns a store on db.
@@ -69,4 +70,17 @@ func (s *Store) MarkRelayed(ctx context.Context, ids []string, at time.Time) err
 		return fmt.Errorf("outboxdb: mark relayed: %w", err)
 	}
 	return nil
+}
+
+// Prune removes the messages relayed before before: once in the queue, a
+// message's row only keeps a retried use case from queuing it twice, which
+// a retention of days covers. Messages not relayed yet stay, however old.
+func (s *Store) Prune(ctx context.Context, before time.Time) (int, error) {
+	res, err := sqlstore.IDB(ctx, s.db).NewDelete().Model((*row)(nil)).
+		Where("relayed_at IS NOT NULL").Where("relayed_at < ?", before.UTC()).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("outboxdb: prune: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
 }

@@ -13,13 +13,17 @@ import (
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/core/webhooks"
+	"github.com/feria/feria/ports/outboxport"
 	"github.com/feria/feria/ports/webhooksport"
 )
 
 // Store implements webhooksport.Store on bun.
 type Store struct{ db bun.IDB }
 
-var _ webhooksport.Store = (*Store)(nil)
+var (
+	_ webhooksport.Store = (*Store)(nil)
+	_ outboxport.Pruner  = (*Store)(nil)
+)
 
 // New returns a store on db.
 func New(db bun.IDB) *Store { return &Store{db: db} }
@@ -285,4 +289,21 @@ func (s *Store) Counts(ctx context.Context) ([]webhooks.Count, error) {
 		out[i] = webhooks.Count{Topic: r.Topic, Created: r.Created, Delivered: r.Delivered, Missed: r.Missed, Retried: r.Retried}
 	}
 	return out, nil
+}
+
+// Prune removes the notifications delivered or missed before before (the
+// time of their last attempt), with their attempts (ON DELETE CASCADE).
+// Notifications still to be tried stay. The retention is at least
+// webhooks.KeepMissed (app's configuration), so that a missed feed is
+// listed its two days.
+func (s *Store) Prune(ctx context.Context, before time.Time) (int, error) {
+	res, err := s.idb(ctx).NewDelete().Model((*noteRow)(nil)).WhereGroup(" AND ", func(q *bun.DeleteQuery) *bun.DeleteQuery {
+		return q.Where("state = ? AND sent_at < ?", webhooks.Delivered, before.UTC()).
+			WhereOr("state = ? AND missed_at < ?", webhooks.Missed, before.UTC())
+	}).Exec(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("webhooksdb: prune: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
 }
