@@ -93,7 +93,7 @@ func TestRetentionPrunesByTheServiceClock(t *testing.T) {
 func count(t *testing.T, a *apptest.App, what string) int {
 	t.Helper()
 	var n int
-	if err := a.Deps.DB.NewRaw("SELECT count(*) FROM " + what).Scan(context.Background(), &n); err != nil {
+	if err := a.Deps.DB.NewRaw("SELECT count(*) FROM "+what).Scan(context.Background(), &n); err != nil {
 		t.Fatal(err)
 	}
 	return n
