@@ -48,6 +48,13 @@ fi
 echo "== ratio harness ($mode): test/load/bench =="
 go run ./test/load/bench "${flags[@]}" -db "$TEST_DATABASE_URL" -s3 "$TEST_S3_ENDPOINT" \
 	-s3-access-key "$TEST_S3_ACCESS_KEY" -s3-secret-key "$TEST_S3_SECRET_KEY" -md "$md"
+
+# The soak (test/e2e TestSoak): 16 clients against two API and two worker
+# processes while a worker is killed and Redis restarts; it prints its
+# requests, 5xx, RSS and sockets. make test runs it for 15 s.
+echo
+echo "== soak (${SOAK_DURATION:-2m}) =="
+SOAK_DURATION="${SOAK_DURATION:-2m}" go test -count=1 -run '^TestSoak$' -v -timeout 30m ./test/e2e/ | grep -E 'soak|checked|FAIL|^ok|Error'
 [ "$mode" = all ] || exit 0
 
 out="${BENCH_OUT:-/tmp/feria-bench.txt}"

@@ -55,6 +55,7 @@ type fleet struct {
 	bin     string
 	env     []string // the variables every process gets
 	apis    []string // base URLs of the `feria serve` processes
+	apiCmds []*exec.Cmd
 	workers []*workerProcess
 	logs    []string // the log file of every worker process, killed ones too
 	mail    *smtptest.Server
@@ -180,6 +181,7 @@ func (f *fleet) startAPI(i int) (base, logPath string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	f.apiCmds = append(f.apiCmds, cmd)
 	t.Cleanup(func() {
 		cmd.Process.Kill() //nolint:errcheck // the test is over
 		cmd.Wait()         //nolint:errcheck // killed

@@ -1,0 +1,273 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// soakDuration is how long TestSoak's clients run: 15 s in make test,
+// SOAK_DURATION (a duration) for make bench's long run.
+func soakDuration(t *testing.T) time.Duration {
+	if s := os.Getenv("SOAK_DURATION"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			t.Fatalf("SOAK_DURATION: want a positive duration, got %q", s)
+		}
+		return d
+	}
+	return 15 * time.Second
+}
+
+// durableRedis is a redis-server of the test's own that keeps every
+// acknowledged write (appendfsync always), which restart stops cleanly
+// and starts again on the same port and files.
+type durableRedis struct {
+	t    *testing.T
+	port int
+	dir  string
+	cmd  *exec.Cmd
+}
+
+func startDurableRedis(t *testing.T) *durableRedis {
+	r := &durableRedis{t: t, port: freePort(t), dir: t.TempDir()}
+	r.start()
+	t.Cleanup(func() { r.cmd.Process.Kill(); r.cmd.Wait() }) //nolint:errcheck // may be stopped already
+	return r
+}
+
+func (r *durableRedis) start() {
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		r.t.Fatalf("redis-server is needed for this test: %v", err)
+	}
+	r.cmd = exec.Command(bin, "--port", fmt.Sprint(r.port), "--bind", "127.0.0.1", "--dir", r.dir, "--save", "",
+		"--appendonly", "yes", "--appendfsync", "always")
+	if err := r.cmd.Start(); err != nil {
+		r.t.Fatal(err)
+	}
+	c := redis.NewClient(&redis.Options{Addr: fmt.Sprintf("127.0.0.1:%d", r.port)})
+	defer c.Close()
+	for i := 0; i < 100 && c.Ping(context.Background()).Err() != nil; i++ {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// restart stops the server as an operator does (SIGTERM) and starts it again.
+func (r *durableRedis) restart() {
+	r.cmd.Process.Signal(syscall.SIGTERM) //nolint:errcheck // waited for below
+	r.cmd.Wait()                          //nolint:errcheck // stopped
+	r.start()
+}
+
+func (r *durableRedis) url() string { return fmt.Sprintf("redis://127.0.0.1:%d/0", r.port) }
+
+// soakTally is what the clients saw and what they were told was done.
+type soakTally struct {
+	requests, server5xx, unavailable atomic.Int64
+	mu                               sync.Mutex
+	events                           map[string]int // acknowledged contact events by item/kind
+	items                            []string       // items acknowledged by a fixtures load
+	notices                          []string       // notifications acknowledged (202)
+	errors                           []string
+}
+
+// processStats is a process's resident memory (kB) and open sockets.
+func processStats(pid int) (rssKB, sockets int) {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmRSS:") {
+			fmt.Sscanf(strings.TrimSpace(strings.TrimPrefix(l, "VmRSS:")), "%d", &rssKB) //nolint:errcheck // 0 if absent
+		}
+	}
+	fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
+	for _, fd := range fds {
+		if l, err := os.Readlink(fd); err == nil && strings.HasPrefix(l, "socket:") {
+			sockets++
+		}
+	}
+	return rssKB, sockets
+}
+
+// TestSoak runs 16 clients of mixed reads and writes (world loads, contact
+// events, compatibility reads, notifications to an application) against two
+// `feria serve` and two `feria worker` processes on PostgreSQL and a
+// redis-server of its own, for soakDuration, while one worker is killed and
+// another started, and Redis restarts once: no answer is a 500, and a
+// checker then finds every acknowledged write; the API processes' memory
+// and sockets stay flat.
+func TestSoak(t *testing.T) {
+	t.Parallel() // mostly waits on processes
+	rs := startDurableRedis(t)
+	f := startFleet(t, rs.url())
+	f.http = &http.Client{Timeout: 30 * time.Second}
+	f.loadWorld()
+	tally := &soakTally{events: map[string]int{}}
+	d := soakDuration(t)
+	pid := f.apiCmds[0].Process.Pid
+	rss0, sock0 := processStats(pid)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for c := range 16 {
+		wg.Add(1)
+		go func() { defer wg.Done(); soakClient(f, tally, c, stop) }()
+	}
+	time.Sleep(d / 4)
+	f.workers[0].kill()
+	time.Sleep(d / 6)
+	f.startWorker(3)
+	time.Sleep(d / 6)
+	rs.restart()
+	time.Sleep(d - d/4 - d/6 - d/6)
+	close(stop)
+	wg.Wait()
+	rss1, sock1 := processStats(pid)
+	for _, e := range tally.errors {
+		t.Error(e)
+	}
+	soakCheck(t, f, tally)
+	t.Logf("soak %s: %d requests, %d 5xx (%d of them 503), RSS %d kB -> %d kB, sockets %d -> %d",
+		d, tally.requests.Load(), tally.server5xx.Load(), tally.unavailable.Load(), rss0, rss1, sock0, sock1)
+	if tally.server5xx.Load() != tally.unavailable.Load() {
+		t.Errorf("%d answers were a 5xx other than 503", tally.server5xx.Load()-tally.unavailable.Load())
+	}
+	if rss1 > 2*rss0+64*1024 || sock1 > sock0+40 {
+		t.Errorf("API process grew: RSS %d kB -> %d kB, sockets %d -> %d", rss0, rss1, sock0, sock1)
+	}
+}
+
+// soakCall sends one request and counts its answer; it reports whether the
+// answer was want.
+func soakCall(f *fleet, tally *soakTally, api int, want int, method, path string, body any, header ...string) (bool, []byte) {
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, f.apis[api%len(f.apis)]+path, rd)
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	tally.requests.Add(1)
+	res, err := f.http.Do(req)
+	if err != nil {
+		tally.mu.Lock()
+		tally.errors = append(tally.errors, fmt.Sprintf("%s %s: %v", method, path, err))
+		tally.mu.Unlock()
+		return false, nil
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode >= 500 {
+		tally.server5xx.Add(1)
+		if res.StatusCode == 503 {
+			tally.unavailable.Add(1)
+		} else {
+			tally.mu.Lock()
+			tally.errors = append(tally.errors, fmt.Sprintf("%s %s: %d %s", method, path, res.StatusCode, tail(b, 3)))
+			tally.mu.Unlock()
+		}
+	} else if res.StatusCode != want {
+		tally.mu.Lock()
+		tally.errors = append(tally.errors, fmt.Sprintf("%s %s: %d %s, want %d", method, path, res.StatusCode, tail(b, 3), want))
+		tally.mu.Unlock()
+	}
+	return res.StatusCode == want, b
+}
+
+// soakClient loops over its mix until stop: a world load (an item and an
+// order of it), a batch of contact events (sent again until acknowledged:
+// their ids make a resend count once), a notification, and reads.
+func soakClient(f *fleet, tally *soakTally, c int, stop chan struct{}) {
+	key := []string{"X-Sandbox-Key", fleetKey}
+	for n := 0; ; n++ {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		api := c + n
+		switch n % 4 {
+		case 0:
+			id := fmt.Sprintf("MLA%d", 7000000+c*10000+n)
+			body := map[string]any{"items": []any{map[string]any{"id": id, "site_id": "MLA", "seller_id": 123, "title": "Soak " + id,
+				"category_id": "MLA1747", "price": 100, "available_quantity": 1}},
+				"orders": []any{map[string]any{"id": 8000000 + c*10000 + n, "site_id": "MLA", "seller_id": 123, "buyer_id": 456, "status": "paid",
+					"items": []any{map[string]any{"item_id": id, "quantity": 1, "unit_price": 100}}}}}
+			if ok, _ := soakCall(f, tally, api, 200, "POST", "/sandbox/fixtures", body, key...); ok {
+				tally.mu.Lock()
+				tally.items = append(tally.items, id)
+				tally.mu.Unlock()
+			}
+		case 1:
+			var events []any
+			for i := range 5 {
+				events = append(events, map[string]any{"id": fmt.Sprintf("soak-%d-%d-%d", c, n, i), "item_id": "MLA1101", "type": "phone_view",
+					"date": time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC).Add(time.Duration(c*100+i) * time.Minute).Format(time.RFC3339)})
+			}
+			for try := 0; try < 100; try++ {
+				if ok, _ := soakCall(f, tally, api+try, 200, "POST", "/sandbox/contact_events", map[string]any{"events": events}, key...); ok {
+					tally.mu.Lock()
+					tally.events["MLA1101/phone_views"] += 5
+					tally.mu.Unlock()
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		case 2:
+			var v struct {
+				ID string `json:"_id"`
+			}
+			ok, b := soakCall(f, tally, api, 202, "POST", "/sandbox/notifications",
+				map[string]any{"app_id": fleetApp, "topic": "questions", "resource": fmt.Sprintf("/questions/%d", c*10000+n), "user_id": 123}, key...)
+			if ok && json.Unmarshal(b, &v) == nil {
+				tally.mu.Lock()
+				tally.notices = append(tally.notices, v.ID)
+				tally.mu.Unlock()
+			}
+		case 3:
+			soakCall(f, tally, api, 200, "GET", "/items/MLA1100", nil)
+			soakCall(f, tally, api, 200, "GET", "/items/MLA1100/compatibilities", nil, "Authorization", "Bearer "+fleetSeller)
+		}
+	}
+}
+
+// soakCheck reads back everything the clients were told was done: every
+// item and its order, the contact events' total, and every notification
+// at the application's callback.
+func soakCheck(t *testing.T, f *fleet, tally *soakTally) {
+	for i, id := range tally.items {
+		f.json(i, 200, "GET", "/items/"+id, nil)
+	}
+	if got, want := f.total(0, "MLA1101", "phone_views"), tally.events["MLA1101/phone_views"]; got < want {
+		t.Errorf("MLA1101 phone views: %d, want at least the %d acknowledged", got, want)
+	}
+	f.waitFor("every acknowledged notification at the callback", 60*time.Second, func() bool {
+		got := map[string]bool{}
+		for _, n := range f.rx.received() {
+			got[n.ID] = true
+		}
+		for _, id := range tally.notices {
+			if !got[id] {
+				return false
+			}
+		}
+		return true
+	})
+	t.Logf("checked %d items, %d events, %d notifications", len(tally.items), tally.events["MLA1101/phone_views"], len(tally.notices))
+}
