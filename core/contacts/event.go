@@ -98,6 +98,48 @@ type AskedQuestion struct {
 	Text        string
 	Status      string
 	DateCreated time.Time
+	// Answer is the seller's answer; nil while the question is unanswered.
+	Answer *Answer
+}
+
+// Answer is a seller's answer to a question; its status is always
+// AnswerActive (the marketplace's moderation is not modelled).
+type Answer struct {
+	Text        string
+	Status      string
+	DateCreated time.Time
+}
+
+// Answered is the status of a question its seller answered; AnswerActive
+// the status of an answer shown to buyers.
+const (
+	Answered     = "ANSWERED"
+	AnswerActive = "ACTIVE"
+)
+
+// MaxAnswerText bounds an answer's text in characters, as the marketplace
+// bounds answers.
+const MaxAnswerText = 2000
+
+// Errors of answers.
+var (
+	ErrAlreadyAnswered = kernel.E(kernel.Invalid, "bad_request", "the question was already answered")
+	ErrNotYourQuestion = kernel.E(kernel.Permission, "forbidden", "only the item's seller may answer its questions")
+)
+
+// CheckAnswerText validates an answer's text and returns it trimmed.
+func CheckAnswerText(text string) (string, error) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return "", ErrBadRequest.With("text is required: the answer must not be empty")
+	}
+	if !utf8.ValidString(t) || strings.ContainsRune(t, 0) {
+		return "", ErrBadRequest.With("text must be valid UTF-8 without NUL characters")
+	}
+	if n := utf8.RuneCountInString(t); n > MaxAnswerText {
+		return "", ErrBadRequest.Withf("text is %d characters long; at most %d are allowed", n, MaxAnswerText)
+	}
+	return t, nil
 }
 
 // ErrForbidden is a caller acting on what is not theirs.

@@ -56,6 +56,9 @@ type Service interface {
 	Question(ctx context.Context, id int64) (contacts.AskedQuestion, error)
 	// Questions lists an item's questions for its seller, newest first.
 	Questions(ctx context.Context, itemID string, p paging.Request) ([]contacts.AskedQuestion, paging.Page, error)
+	// AnswerQuestion is POST /answers, by the item's seller; it notifies
+	// the questions topic.
+	AnswerQuestion(ctx context.Context, questionID int64, text string) (contacts.AskedQuestion, error)
 
 	// Reset forgets every counter.
 	Reset(ctx context.Context) error
@@ -128,7 +131,14 @@ type Questions interface {
 	// ByItem returns a page of the questions of a seller's item, newest
 	// first, and their total.
 	ByItem(ctx context.Context, sellerID int64, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error)
+	// Answer sets the answer of an unanswered question and its status
+	// ANSWERED in one write; ErrAnswered when it already had one (of two
+	// answers at once, one wins), ErrNotFound for an unknown id.
+	Answer(ctx context.Context, id int64, a contacts.Answer) error
 }
+
+// ErrAnswered is a second answer to one question.
+var ErrAnswered = errors.New("contacts: already answered")
 
 // ErrNotFound is returned by adapters for a missing record.
 var ErrNotFound = errors.New("contacts: not found")

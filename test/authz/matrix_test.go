@@ -29,7 +29,7 @@ type row struct {
 	route  string // "METHOD template" as the router has it
 	access int
 	path   string // with {compat} and {doc} filled in at run time
-	body   any    // JSON, or upload for a multipart PDF
+	body   any    // JSON, a string of JSON with {question} filled in, or upload for a multipart PDF
 	may    []string
 	last   bool // changes what other rows read: runs after them
 }
@@ -151,6 +151,7 @@ var rows = []row{
 	{route: "GET /shipments/:shipment_id", access: token, path: "/shipments/40001", may: []string{seller, buyer}},
 	{route: "GET /shipments/:shipment_id/items", access: token, path: "/shipments/40001/items", may: []string{seller, buyer}},
 	{route: "GET /questions/:question_id", access: token, path: "/questions/{question}", may: []string{seller, buyer}},
+	{route: "POST /answers", access: token, path: "/answers", body: `{"question_id":{question},"text":"Sí, 12 meses."}`, may: []string{seller}},
 	{route: "GET /messages/:message_id", access: token, path: "/messages/{message}", may: []string{seller, buyer}},
 	{route: "GET /missed_feeds", access: token, path: "/missed_feeds?app_id=7001", may: []string{seller}},
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -143,6 +144,16 @@ func compatibilities(t *testing.T, a *apptest.App) map[string]string {
 	return map[string]string{"compatibility": list.Products[0].ID}
 }
 
+// askQuestion has the demo buyer ask a question on the seller's item.
+func askQuestion(t *testing.T, a *apptest.App) map[string]string {
+	var q struct{ ID int64 }
+	a.Do("POST", "/questions", `{"item_id":"MLA1100","text":"¿Tiene garantía?"}`, apptest.Bearer(demoBuyer)...).JSON(t, &q)
+	if q.ID == 0 {
+		t.Fatal("no question asked")
+	}
+	return map[string]string{"question": strconv.FormatInt(q.ID, 10)}
+}
+
 const demoApp789 = `{"name":"my-integration","owner_id":123,"client_secret":"s3cret","callback_url":"http://127.0.0.1:9/n","redirect_uris":["https://app.example/cb"]}`
 
 var codeOf = regexp.MustCompile(`[?&]code=([^&]+)`)
@@ -155,6 +166,10 @@ func writePaths() []writePath {
 	return []writePath{
 		{name: "POST /questions", prepare: nothing, ok: 201,
 			do: as(demoBuyer, "POST", "/questions", `{"item_id":"MLA1100","text":"¿Tiene stock?"}`)},
+		{name: "POST /answers", prepare: askQuestion, ok: 200,
+			do: func(_ *testing.T, a *apptest.App, vars map[string]string) apptest.Response {
+				return a.Do("POST", "/answers", `{"question_id":`+vars["question"]+`,"text":"Sí, 12 meses."}`, apptest.Bearer(demoSeller)...)
+			}},
 		{name: "POST /orders/{id}/notes", prepare: nothing, ok: 201,
 			do: as(demoSeller, "POST", "/orders/2000001/notes", `{"note":"Llamar al comprador"}`)},
 		{name: "POST compatibilities", prepare: nothing, ok: 200,

@@ -17,6 +17,14 @@ type questionJSON struct {
 	Text        string   `json:"text"`
 	Status      string   `json:"status"`
 	DateCreated string   `json:"date_created"`
+	// Answer is shown once the seller answered.
+	Answer *answerJSON `json:"answer,omitempty"`
+}
+
+type answerJSON struct {
+	Text        string `json:"text"`
+	Status      string `json:"status"`
+	DateCreated string `json:"date_created"`
 }
 
 type fromJSON struct {
@@ -24,8 +32,29 @@ type fromJSON struct {
 }
 
 func questionOut(q contacts.AskedQuestion) questionJSON {
-	return questionJSON{ID: q.ID, ItemID: q.ItemID, SellerID: q.SellerID, From: fromJSON{ID: q.FromID},
+	out := questionJSON{ID: q.ID, ItemID: q.ItemID, SellerID: q.SellerID, From: fromJSON{ID: q.FromID},
 		Text: q.Text, Status: q.Status, DateCreated: contacts.FormatDate(q.DateCreated)}
+	if a := q.Answer; a != nil {
+		out.Answer = &answerJSON{Text: a.Text, Status: a.Status, DateCreated: contacts.FormatDate(a.DateCreated)}
+	}
+	return out
+}
+
+// answer serves POST /answers {question_id, text} for the item's seller:
+// the question answered, as GET /questions/{id} shows it now.
+func (h handlers) answer(c *fiber.Ctx) error {
+	var body struct {
+		QuestionID int64  `json:"question_id"`
+		Text       string `json:"text"`
+	}
+	if err := httpapi.BindJSON(c, &body); err != nil {
+		return err
+	}
+	q, err := h.svc.AnswerQuestion(c.UserContext(), body.QuestionID, body.Text)
+	if err != nil {
+		return err
+	}
+	return c.JSON(questionOut(q))
 }
 
 // ask serves POST /questions {item_id, text} for a buyer.

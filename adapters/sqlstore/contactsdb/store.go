@@ -67,11 +67,39 @@ type questionRow struct {
 	Text        string    `bun:"text"`
 	Status      string    `bun:"status"`
 	DateCreated time.Time `bun:"date_created"`
+	// The answer's columns are null while the question is unanswered.
+	AnswerText *string    `bun:"answer_text"`
+	AnswerDate *time.Time `bun:"answer_date"`
 }
 
 func (r questionRow) question() contacts.AskedQuestion {
-	return contacts.AskedQuestion{ID: r.ID, ItemID: r.ItemID, SellerID: r.SellerID, FromID: r.FromID,
+	q := contacts.AskedQuestion{ID: r.ID, ItemID: r.ItemID, SellerID: r.SellerID, FromID: r.FromID,
 		Text: r.Text, Status: r.Status, DateCreated: r.DateCreated.UTC()}
+	if r.AnswerText != nil && r.AnswerDate != nil {
+		q.Answer = &contacts.Answer{Text: *r.AnswerText, Status: contacts.AnswerActive, DateCreated: r.AnswerDate.UTC()}
+	}
+	return q
+}
+
+// Answer answers an unanswered question in one UPDATE, whose condition
+// makes the first of two answers at once the only one.
+func (s *Store) Answer(ctx context.Context, id int64, a contacts.Answer) error {
+	db := sqlstore.IDB(ctx, s.db)
+	res, err := db.NewUpdate().Model((*questionRow)(nil)).
+		Set("answer_text = ?", a.Text).Set("answer_date = ?", a.DateCreated.UTC()).Set("status = ?", contacts.Answered).
+		Where("id = ?", id).Where("answer_text IS NULL").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("contactsdb: answer question %d: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("contactsdb: answer question %d: %w", id, err)
+	} else if n == 1 {
+		return nil
+	}
+	if _, err := s.Question(ctx, id); err != nil {
+		return err
+	}
+	return fmt.Errorf("contactsdb: question %d: %w", id, contactsport.ErrAnswered)
 }
 
 // Add stores a question and assigns its id.

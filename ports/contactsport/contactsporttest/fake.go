@@ -195,6 +195,22 @@ func (q *Questions) Question(_ context.Context, id int64) (contacts.AskedQuestio
 	return contacts.AskedQuestion{}, contactsport.ErrNotFound
 }
 
+// Answer answers an unanswered question.
+func (q *Questions) Answer(_ context.Context, id int64, a contacts.Answer) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i, x := range q.all {
+		if x.ID == id {
+			if x.Answer != nil {
+				return contactsport.ErrAnswered
+			}
+			q.all[i].Answer, q.all[i].Status = &a, contacts.Answered
+			return nil
+		}
+	}
+	return contactsport.ErrNotFound
+}
+
 // ByItem pages an item's questions, newest first.
 func (q *Questions) ByItem(_ context.Context, sellerID int64, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error) {
 	q.mu.Lock()
