@@ -26,6 +26,11 @@ type backends struct {
 	redis   redis.UniversalClient // a *redis.Client or a *redis.ClusterClient
 	blobs   blobport.Store
 	closers []func()
+	// root is the default world's wiring when these are a world's
+	// backends, named world: the world shares its queue clients and the
+	// controls' Redis client rather than open its own.
+	root  *Deps
+	world string
 }
 
 func (b *backends) close() {

@@ -1,8 +1,10 @@
 package app
 
 import (
+	"container/list"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -32,6 +34,9 @@ import (
 // Deps is what every module's wiring may use, built once per process by
 // wire; Modules is the module map (modules.go) built on it.
 type Deps struct {
+	// World is the name of the world this is the wiring of; empty for the
+	// default world.
+	World  string
 	Config Config
 	Log    *slog.Logger
 	DB     *bun.DB
@@ -54,8 +59,10 @@ type Deps struct {
 	// ControlsRedis is the controls' client (tests count its round trips).
 	ControlsRedis redis.UniversalClient
 	// Worlds is the worlds' lifecycle (the default world's sandbox serves
-	// it).
-	Worlds  *worldssvc.Service
+	// it); nil in a world.
+	Worlds *worldssvc.Service
+	// worlds serves /worlds/{name}/...: the default world's only.
+	worlds  *worldHost
 	Modules []Module
 
 	// applications are the account module's way to the apps module, which
@@ -97,36 +104,72 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	clock := clockdb.New(b.db)
 	apps := &applications{}
 	accounts := accountsvc.New(accountsvc.Deps{Store: accountdb.New(b.db), Tx: sqlstore.Tx{DB: b.db, Log: log}, Clock: clock, Applications: apps})
-	aq, err := asynqRedis(b.redis)
+	queue, inspect, aq, err := queueClients(b)
 	if err != nil {
 		return nil, err
 	}
-	queue := asynq.NewClient(aq)
-	inspect := asynq.NewInspector(aq)
 	reg.MustRegister(workers.NewQueueCollector(inspect))
-	d := &Deps{
+	d := &Deps{World: b.world,
 		Jobs:   workers.NewMetrics(reg),
 		Config: cfg, Log: log, DB: b.db, Tx: sqlstore.Tx{DB: b.db, Log: log}, Redis: b.redis, Blobs: b.blobs,
 		Clock: clock, Accounts: accounts, Auth: httpapi.Auth{Tokens: accounts}, Registry: reg,
 		Queue: queue, Inspect: inspect, AsynqRedis: aq, applications: apps,
 	}
 	d.Relay = jobqueue.NewRelay(outboxdb.New(b.db), queue, clock, log, d.queueOf)
-	ctl := controlRedis(b.redis)
+	var ctl redis.UniversalClient
+	if b.root != nil {
+		ctl = b.root.ControlsRedis
+	} else {
+		ctl = controlRedis(b.redis)
+		d.closers = append(d.closers, func() { ctl.Close() })
+	}
 	d.ControlsRedis = ctl
-	d.closers = append(d.closers, func() { ctl.Close() })
-	d.Controls = controlsvc.New(controlsvc.Deps{Rules: controlredis.NewRules(ctl, controlredis.DefaultPrefix),
-		Limiter: controlredis.NewLimiter(ctl, controlredis.DefaultPrefix), Journal: controlredis.NewJournal(ctl, controlredis.DefaultPrefix),
+	prefix := d.keys(controlredis.DefaultPrefix)
+	d.Controls = controlsvc.New(controlsvc.Deps{Rules: controlredis.NewRules(ctl, prefix),
+		Limiter: controlredis.NewLimiter(ctl, prefix), Journal: controlredis.NewJournal(ctl, prefix),
 		Defaults: cfg.RateLimits})
-	d.Worlds = worldssvc.New(worldssvc.Deps{Registry: worldsdb.New(b.db), Storage: worldStorage{},
-		Clock: kernel.SystemClock, Max: cfg.MaxWorlds})
+	if b.root == nil {
+		reg := worldsdb.New(b.db)
+		d.worlds = &worldHost{root: d, b: b, reg: reg, live: map[string]*liveWorld{}, order: list.New(), max: liveWorlds}
+		d.Worlds = worldssvc.New(worldssvc.Deps{Registry: reg, Storage: d.worlds, Clock: kernel.SystemClock, Max: cfg.MaxWorlds})
+		d.closers = append(d.closers, d.worlds.closeAll)
+	}
 	if d.Modules, err = modules(d); err != nil {
-		queue.Close()
-		inspect.Close()
+		if b.root == nil {
+			queue.Close()
+			inspect.Close()
+		}
 		d.close()
 		return nil, err
 	}
 	return d, nil
 }
+
+// queueClients are asynq's clients: a world uses the default world's.
+func queueClients(b *backends) (*asynq.Client, *asynq.Inspector, asynq.RedisConnOpt, error) {
+	if b.root != nil {
+		return b.root.Queue, b.root.Inspect, b.root.AsynqRedis, nil
+	}
+	aq, err := asynqRedis(b.redis)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return asynq.NewClient(aq), asynq.NewInspector(aq), aq, nil
+}
+
+// keys is the Redis key prefix p of a module, in this world: the default
+// world's keys are as they always were; a world's lead with its name
+// ("feria:world:ci-42:contacts:"), before any hash tag, so that no key of
+// one world is a key of another or matches another's prefix.
+func (d *Deps) keys(p string) string {
+	if d.World == "" {
+		return p
+	}
+	return worldKeys(d.World) + strings.TrimPrefix(p, "feria:")
+}
+
+// worldKeys leads every Redis key of world name.
+func worldKeys(name string) string { return "feria:world:" + name + ":" }
 
 // applications is the apps module as the account module sees it: set by
 // the module map before any request or job runs.

@@ -66,6 +66,11 @@ func NewHTTP(d *Deps) *fiber.App {
 	})
 	controls := controlapi.New(controlapi.Config{Service: d.Controls, Auth: d.Auth, Log: d.Log,
 		Registry: d.Registry, OnError: onError, Sandbox: d.Config.SandboxKey != ""})
+	// A world's request is its world's from the first byte: none of the
+	// default world's middlewares (ids, log, journal, controls) sees it.
+	if d.worlds != nil {
+		app.Use(d.worlds.serve)
+	}
 	app.Use(httpapi.RequestIDs())
 	app.Use(httpapi.AccessLog(d.Log, httpapi.NewMetrics(d.Registry), onError))
 	// The journal records every public answer, a recovered panic's 500
@@ -87,7 +92,8 @@ func NewHTTP(d *Deps) *fiber.App {
 		mountSandbox(app, d)
 	}
 	for _, m := range d.Modules {
-		if m.Routes != nil {
+		// The jobs dashboard is the instance's: it shows every world's queues.
+		if m.Routes != nil && !(d.World != "" && m.Name == "admin") {
 			m.Routes(app)
 		}
 	}
@@ -99,7 +105,12 @@ func NewHTTP(d *Deps) *fiber.App {
 // empties the database, then what lives beside it: stored files, queued
 // jobs and each module's own keys.
 func mountSandbox(app *fiber.App, d *Deps) {
-	resets := []sandboxport.Resetter{sqlstore.NewTables(d.DB), d.Blobs, jobqueue.NewQueued(d.Inspect)}
+	resets := []sandboxport.Resetter{sqlstore.NewTables(d.DB), d.Blobs}
+	if d.World == "" {
+		// The queues are shared by every world, whose jobs do not yet say
+		// whose they are: only the default world empties them.
+		resets = append(resets, jobqueue.NewQueued(d.Inspect))
+	}
 	var extra []func(fiber.Router)
 	for _, m := range d.Modules {
 		if m.Reset != nil {

@@ -122,13 +122,15 @@ func modules(d *Deps) ([]Module, error) {
 		Observers: []salesport.OrderObserver{observers}, Changes: hooks, Tx: d.Tx, Clock: d.Clock})
 	flex := flexsvc.New(flexsvc.Deps{Store: flexdb.New(d.DB), Users: d.Accounts, Orders: sales, Catalog: catalog,
 		Changes: hooks, Items: catalog, Tx: d.Tx, Clock: d.Clock})
-	counters := contactsredis.New(d.Redis, contactsredis.DefaultPrefix)
+	counters := contactsredis.New(d.Redis, d.keys(contactsredis.DefaultPrefix))
 	// Counters of the layout before the year hashes get their months; a
 	// Redis that cannot be reached now is migrated at a later start (its
 	// old months read short until then), and the process starts anyway,
-	// as it does while Redis is down.
-	if err := counters.Migrate(context.Background()); err != nil {
-		d.Log.Warn("contacts: the counters' month buckets are not migrated yet", slog.Any("err", err))
+	// as it does while Redis is down. A world never held the old layout.
+	if d.World == "" {
+		if err := counters.Migrate(context.Background()); err != nil {
+			d.Log.Warn("contacts: the counters' month buckets are not migrated yet", slog.Any("err", err))
+		}
 	}
 	contactsStore := contactsdb.New(d.DB)
 	contacts := contactssvc.New(contactssvc.Deps{Counters: counters, Owners: contactsStore, Questions: contactsStore,

@@ -47,6 +47,10 @@ func OpenPostgres(ctx context.Context, dsn string) (*bun.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
+	return openPostgres(ctx, cfg, conns)
+}
+
+func openPostgres(ctx context.Context, cfg *pgx.ConnConfig, conns int) (*bun.DB, error) {
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
 	// ResetSession's socket peek (alive) replaces pgx's ping of a connection
 	// idle for a second: the same check without a round trip.

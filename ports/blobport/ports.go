@@ -14,6 +14,11 @@ import (
 	"github.com/feria/feria/core/kernel"
 )
 
+// WorldsPrefix leads the keys of the worlds' files where they share a
+// store with the default world (S3): a Reset of the whole store, the
+// default world's, leaves them.
+const WorldsPrefix = "worlds/"
+
 // Store keeps objects under slash-separated keys such as
 // "fiscal/2000001234/<uuid>". Keys are opaque names, not directories: "a" and
 // "a/b" are two independent objects, as in S3.

@@ -45,6 +45,9 @@ type Registry interface {
 // Storage is what a world holds outside the registry: its database, keys
 // and files, made on creation and removed on deletion.
 type Storage interface {
+	// Make prepares the world's storage (its schema or file, migrated);
+	// making it again changes nothing.
+	Make(ctx context.Context, name string) error
 	// Drop removes everything the world holds; dropping a world that holds
 	// nothing succeeds.
 	Drop(ctx context.Context, name string) error

@@ -101,6 +101,12 @@ func (a *App) record(t testing.TB, sent *http.Request, body []byte, res Response
 		t.Fatal(err)
 	}
 	x := exchange{req: sent.Clone(context.Background()), body: body, res: res}
+	// A world serves the same API under its base path: the same operations.
+	if rest, ok := strings.CutPrefix(x.req.URL.Path, "/worlds/"); ok {
+		if _, sub, ok := strings.Cut(rest, "/"); ok {
+			x.req.URL.Path, x.req.URL.RawPath = "/"+sub, ""
+		}
+	}
 	if route, _, err := c.router.FindRoute(getOfHead(x.req)); err == nil &&
 		route.Operation.Responses.Status(res.Status) == nil && route.Operation.Responses.Default() != nil {
 		x.faulted = a.faulted(res)

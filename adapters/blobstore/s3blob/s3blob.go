@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"strings"
 	"syscall"
 	"time"
 
@@ -238,7 +239,7 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 }
 
 // Reset implements blobport.Store (and sandboxport.Resetter) by listing the bucket and removing what
-// it lists in batches; the bucket itself stays.
+// it lists in batches, but the worlds' files; the bucket itself stays.
 func (s *Store) Reset(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -251,6 +252,9 @@ func (s *Store) Reset(ctx context.Context) error {
 				listErr <- o.Err
 				cancel() // stops the listing, which then closes its channel
 				continue
+			}
+			if strings.HasPrefix(o.Key, blobport.WorldsPrefix) {
+				continue // the worlds' files: each world resets its own
 			}
 			select {
 			case objects <- o:

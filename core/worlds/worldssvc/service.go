@@ -37,8 +37,7 @@ func New(d Deps) *Service {
 }
 
 // Put creates the world, or replaces an existing world's key when one is
-// given. The world's storage is made before it is registered, so that a
-// registered world is always usable.
+// given.
 func (s *Service) Put(ctx context.Context, name string, key *string) (worlds.World, bool, error) {
 	if err := worlds.CheckName(name); err != nil {
 		return worlds.World{}, false, err
@@ -75,6 +74,14 @@ func (s *Service) Put(ctx context.Context, name string, key *string) (worlds.Wor
 		return s.Put(ctx, name, key)
 	case err != nil:
 		return worlds.World{}, false, s.translate(name, err)
+	}
+	// Registered first, so that the name and the room are taken; storage
+	// that cannot be made takes the registration back.
+	if err := s.d.Storage.Make(ctx, name); err != nil {
+		if derr := s.d.Registry.Delete(context.WithoutCancel(ctx), name); derr != nil {
+			return worlds.World{}, false, errors.Join(err, derr)
+		}
+		return worlds.World{}, false, err
 	}
 	return w, true, nil
 }

@@ -14,6 +14,8 @@ import (
 
 type drops struct{ names []string }
 
+func (d *drops) Make(context.Context, string) error { return nil }
+
 func (d *drops) Drop(_ context.Context, name string) error {
 	d.names = append(d.names, name)
 	return nil
