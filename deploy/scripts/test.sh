@@ -19,6 +19,8 @@ start=$SECONDS
 finish() {
 	local status=$?
 	trap - EXIT INT TERM
+	sweep_schemas
+	[ -n "${testtmp:-}" ] && rm -rf "$testtmp"
 	bash deploy/scripts/services.sh release $$ || status=1
 	if [ -e "$log" ]; then
 		echo "make test: $((SECONDS - start)) s; log: $log"
@@ -26,6 +28,22 @@ finish() {
 		echo "make test: $((SECONDS - start)) s"
 	fi
 	exit "$status"
+}
+# The test processes keep their PostgreSQL schemas for their next tests
+# (test/testenv/pgpool.go), each under a session lock of the process; once
+# they have ended, the schemas whose lock is free are dropped (those of
+# another run still going are not).
+sweep_schemas() {
+	command -v psql >/dev/null || return 0
+	psql -q -X "$TEST_DATABASE_URL" >/dev/null 2>&1 <<-'SQL' || true
+		DO $$ DECLARE s text; BEGIN
+		FOR s IN SELECT nspname FROM pg_namespace WHERE nspname LIKE 'u\_pool\_%' LOOP
+			IF pg_try_advisory_lock(hashtextextended('testenv:pool:' || s, 0)) THEN
+				EXECUTE format('DROP SCHEMA %I CASCADE', s);
+				PERFORM pg_advisory_unlock(hashtextextended('testenv:pool:' || s, 0));
+			END IF;
+		END LOOP; END $$;
+	SQL
 }
 trap finish EXIT
 trap 'exit 130' INT
@@ -56,8 +74,15 @@ done
 export TEST_SECRETS_DIR="$(mktemp -d "${TMPDIR:-/tmp}/feria-secrets-XXXXXX")"
 # One run, with the race detector: every package's tests are the race
 # tests too, rather than a second pass.
+# The tests' temporary files (t.TempDir: the SQLite databases above all,
+# whose every commit waits for the disk) go to a tmpfs where there is one
+# and TMPDIR is not set: a kill of a process loses nothing there either.
+testtmp=
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	testtmp="$(mktemp -d /dev/shm/feria-test-XXXXXX)"
+fi
 echo "$GO test -race -v -count=1 ./... > $log"
-"$GO" test -race -v -count=1 -timeout 40m ./... >"$log" 2>&1
+TMPDIR="${testtmp:-${TMPDIR:-/tmp}}" "$GO" test -race -v -count=1 -timeout 40m ./... >"$log" 2>&1
 bash deploy/scripts/test-summary.sh "$log" $?
 status=$?
 # Every fuzz target for a fixed count of inputs beyond its seed corpus

@@ -11,18 +11,12 @@ import (
 )
 
 // PostgresSchemaURL returns the DATABASE_URL of a migrated schema of the
-// test's own (its search_path), dropped when the test ends: for tests that
-// run feria as a separate process on the same database as the test.
+// test's own (its search_path), emptied when the test ends for the next test
+// of the process (pgpool.go): for tests that run feria as a separate process
+// on the same database as the test.
 func PostgresSchemaURL(t testing.TB) string {
 	t.Helper()
-	u := PostgresEmptySchemaURL(t)
-	db, err := sqlstore.OpenPostgres(ctx(t), u)
-	if err != nil {
-		t.Fatalf("testenv: postgres: %v", err)
-	}
-	defer db.Close()
-	migrate(t, db)
-	return u
+	return takeSchema(t) // pgpool.go
 }
 
 // PostgresEmptySchemaURL is PostgresSchemaURL before any migration: for
@@ -47,9 +41,22 @@ func PostgresEmptySchemaURL(t testing.TB) string {
 			admin.Close()
 		}
 	})
+	return schemaURL(base, schema)
+}
+
+// schemaURL is base with schema as its search_path.
+func schemaURL(base, schema string) string {
 	u, _ := url.Parse(base)
 	q := u.Query()
 	q.Set("search_path", schema)
+	// A commit returns without waiting for the disk's flush: what a test
+	// reads back is the same (PostgreSQL applies the commit at once), only
+	// a crash of this shared server could lose the last ones, and no test
+	// crashes it (the fault tests stop servers of their own). A quarter of a
+	// migration's time, and most of a small write's, was that wait.
+	if !q.Has("synchronous_commit") {
+		q.Set("synchronous_commit", "off")
+	}
 	u.RawQuery = q.Encode()
 	return u.String()
 }

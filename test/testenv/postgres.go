@@ -35,8 +35,8 @@ func PostgresURL(t testing.TB) string {
 		})
 }
 
-// Postgres returns a migrated database in a schema of its own, dropped when
-// the test ends.
+// Postgres returns a migrated database in a schema of its own, without a
+// row (PostgresSchemaURL).
 func Postgres(t testing.TB) *bun.DB {
 	t.Helper()
 	db, err := sqlstore.OpenPostgres(ctx(t), PostgresSchemaURL(t))
