@@ -45,6 +45,16 @@ var (
 	Both     = []Backend{Real, Embedded}
 )
 
+// Each runs test once on each backend (Both), as a subtest named after it:
+// the one way a test runs on both. A test that may run beside others calls
+// t.Parallel() first.
+func Each(t *testing.T, test func(t *testing.T, be Backend)) {
+	t.Helper()
+	for _, be := range Both {
+		t.Run(be.Name, func(t *testing.T) { test(t, be) })
+	}
+}
+
 // Config is the configuration a test may change before the instance is
 // wired (NewConfigured), so that tests need not import app.
 type Config = app.Config

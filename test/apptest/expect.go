@@ -50,6 +50,17 @@ func (r Response) OK(t testing.TB, status int) any {
 	return v
 }
 
+// HasStatus stops the test unless the answer has that status, and returns
+// it, for answers whose body is not JSON or is checked apart (a file, a
+// text, an exact byte order).
+func (r Response) HasStatus(t testing.TB, status int) Response {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("%s: status %d, want %d; body %s", r.Request, r.Status, status, r.Body)
+	}
+	return r
+}
+
 // Err is the JSON of an error answer in the contract's default shape (a):
 // {message, error, status, cause}; causes are code, message pairs.
 func Err(status int, code, message string, causes ...string) string {

@@ -102,7 +102,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 	compat := list.(map[string]any)["products"].([]any)[0].(map[string]any)["id"].(string)
 	up := a.Send(request(row{route: "POST /packs/2000001234/fiscal_documents", body: upload{}}, "/packs/2000001234/fiscal_documents", tokens[seller], "header"))
 	var ids struct{ IDs []string }
-	if up.Status != 201 || json.Unmarshal(up.Body, &ids) != nil || len(ids.IDs) != 1 {
+	up.HasStatus(t, 201)
+	if json.Unmarshal(up.Body, &ids) != nil || len(ids.IDs) != 1 {
 		t.Fatalf("upload: %d %s", up.Status, up.Body)
 	}
 	doc := ids.IDs[0]
@@ -132,9 +133,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	a.Sandbox("PUT", "/clock", map[string]any{"now": "2026-11-20T12:00:05Z"}).OK(t, 200)
 	a.Sandbox("POST", "/users/123/tokens", nil).JSON(t, &g)
 	revoked := g.AccessToken
-	if r := a.Sandbox("DELETE", "/tokens/"+revoked, nil); r.Status != 204 {
-		t.Fatalf("revoke: %d %s", r.Status, r.Body)
-	}
+	a.Sandbox("DELETE", "/tokens/"+revoked, nil).HasStatus(t, 204)
 	bad := map[string]string{"unknown token": "APP_USR-authz-unknown-0123456789", "expired token": expired, "revoked token": revoked}
 
 	// Every route has a row; every row is a route.
@@ -258,9 +257,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 			}
 			res := a.Send(req)
 			cases++
-			if res.Status != 401 {
-				t.Errorf("%s %s with %v: %d %s; want 401 without the sandbox key", method, p, h, res.Status, trim(res.Body))
-			}
+			res.HasStatus(t, 401)
 		}
 	}
 	// The dashboard: basic auth with its password, never a user's token.
@@ -273,9 +270,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 			}
 			res := a.Send(req)
 			cases++
-			if res.Status != 401 {
-				t.Errorf("GET %s with %q: %d; want 401", p, h, res.Status)
-			}
+			res.HasStatus(t, 401)
 		}
 	}
 	t.Logf("%d routes, %d calls", len(routes), cases)

@@ -34,7 +34,7 @@ func racingOrder(id int) map[string]any {
 func TestConcurrentWritersGetNoServerError(t *testing.T) {
 	t.Parallel() // mostly waits on locks
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		racers := []string{"MLA15197913", "MLA15197914", "MLA15197915", "MLA15197916"}
 		var products []map[string]any
 		for _, p := range append([]string{"MLA15197910"}, racers...) {

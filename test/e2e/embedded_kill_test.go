@@ -15,12 +15,12 @@ import (
 	"github.com/feria/feria/test/apptest"
 )
 
-// killWorld is apptest.World with a token for buyer 456, one pack of the
+// killWorld is apptest.Sample with a token for buyer 456, one pack of the
 // seller's per round (orders 8001.. in packs 5001..), one empty item per
 // round to copy compatibilities onto (MLA3001..) and two versions of a
 // vehicle (children of MLA15197901) to copy.
 func killWorld(rounds int) map[string]any {
-	w := apptest.World()
+	w := apptest.Sample()
 	w["users"].([]map[string]any)[2]["access_token"] = "APP_USR-buyer"
 	items := w["items"].([]map[string]any)
 	var orders []any

@@ -133,7 +133,7 @@ func TestEmbeddedRestartKeepsCounters(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	p := startEmbedded(t, dir)
-	if st, b := p.do(t, "POST", "/sandbox/fixtures", apptest.World()); st != 200 {
+	if st, b := p.do(t, "POST", "/sandbox/fixtures", apptest.Sample()); st != 200 {
 		t.Fatalf("fixtures: %d %s", st, b)
 	}
 	events := map[string]any{"events": []any{

@@ -33,49 +33,48 @@ func fiscalKeys(t *testing.T, blobs blobport.Store) []string {
 // processes) removes files no document names once they are older than the
 // grace period, on both storage back ends; the documents' files stay.
 func TestOrphanJanitor(t *testing.T) {
-	for _, be := range apptest.Both {
-		t.Run(be.Name, func(t *testing.T) {
-			t.Parallel()
-			a := apptest.New(t, be)
-			loadFiscalWorld(t, a.Instance)
-			if st, b := uploadPDF(t, a.Instance, 1001, "tok-101"); st != 201 {
-				t.Fatalf("upload: %d %s", st, b)
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := apptest.New(t, be)
+		loadFiscalWorld(t, a.Instance)
+		if st, b := uploadPDF(t, a.Instance, 1001, "tok-101"); st != 201 {
+			t.Fatalf("upload: %d %s", st, b)
+		}
+		blobs := a.Deps.Blobs
+		kept := fiscalKeys(t, blobs)
+		if len(kept) != 1 {
+			t.Fatalf("files after one upload: %v", kept)
+		}
+		orphan := fiscalport.FilePrefix + "1001/orphan-of-a-failed-upload"
+		if err := blobs.Put(context.Background(), orphan, strings.NewReader("%PDF-1.4"), 8, "application/pdf"); err != nil {
+			t.Fatal(err)
+		}
+		sweep := func(grace int) {
+			t.Helper()
+			payload, _ := json.Marshal(fiscalport.Sweep{GraceSeconds: grace})
+			if err := a.ProcessTask(context.Background(), asynq.NewTask(fiscalport.TaskSweepOrphans, payload)); err != nil {
+				t.Fatalf("sweep: %v", err)
 			}
-			blobs := a.Deps.Blobs
-			kept := fiscalKeys(t, blobs)
-			if len(kept) != 1 {
-				t.Fatalf("files after one upload: %v", kept)
-			}
-			orphan := fiscalport.FilePrefix + "1001/orphan-of-a-failed-upload"
-			if err := blobs.Put(context.Background(), orphan, strings.NewReader("%PDF-1.4"), 8, "application/pdf"); err != nil {
-				t.Fatal(err)
-			}
-			sweep := func(grace int) {
-				t.Helper()
-				payload, _ := json.Marshal(fiscalport.Sweep{GraceSeconds: grace})
-				if err := a.ProcessTask(context.Background(), asynq.NewTask(fiscalport.TaskSweepOrphans, payload)); err != nil {
-					t.Fatalf("sweep: %v", err)
-				}
-			}
-			sweep(3600) // the default grace: a file of a minute ago may be an upload still running
-			if got := fiscalKeys(t, blobs); len(got) != 2 {
-				t.Fatalf("a young orphan was swept: %v", got)
-			}
+		}
+		sweep(3600) // the default grace: a file of a minute ago may be an upload still running
+		if got := fiscalKeys(t, blobs); len(got) != 2 {
+			t.Fatalf("a young orphan was swept: %v", got)
+		}
+		sweep(1)
+		if got := fiscalKeys(t, blobs); len(got) == 2 {
+			// Modification times have whole seconds on S3.
+			waitSecond()
 			sweep(1)
-			if got := fiscalKeys(t, blobs); len(got) == 2 {
-				// Modification times have whole seconds on S3.
-				waitSecond()
-				sweep(1)
-			}
-			if got := fiscalKeys(t, blobs); len(got) != 1 || got[0] != kept[0] {
-				t.Fatalf("after the sweep: %v; want only the document's file %s", got, kept[0])
-			}
-			r := a.Do("GET", "/packs/1001/fiscal_documents?access_token=tok-201", nil)
-			if r.Status != 200 || !strings.Contains(string(r.Body), "factura.pdf") {
-				t.Fatalf("the document after the sweep: %d %s", r.Status, r.Body)
-			}
-		})
-	}
+		}
+		if got := fiscalKeys(t, blobs); len(got) != 1 || got[0] != kept[0] {
+			t.Fatalf("after the sweep: %v; want only the document's file %s", got, kept[0])
+		}
+		r := a.Do("GET", "/packs/1001/fiscal_documents?access_token=tok-201", nil)
+		r.HasStatus(t, 200)
+		if !strings.Contains(string(r.Body), "factura.pdf") {
+			t.Fatalf("the document after the sweep: %d %s", r.Status, r.Body)
+		}
+	})
 }
 
 func waitSecond() { <-time.After(1100 * time.Millisecond) }

@@ -30,34 +30,32 @@ import (
 )
 
 func TestHealthAndMetrics(t *testing.T) {
-	for _, be := range apptest.Both {
-		t.Run(be.Name, func(t *testing.T) {
-			a := apptest.New(t, be)
-			if r := a.Do("GET", "/health/live", nil); r.Status != 200 || string(r.Body) != `{"status":"ok"}` {
-				t.Fatalf("live: %d %s", r.Status, r.Body)
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		a := apptest.New(t, be)
+		if r := a.Do("GET", "/health/live", nil).HasStatus(t, 200); string(r.Body) != `{"status":"ok"}` {
+			t.Fatalf("live: %d %s", r.Status, r.Body)
+		}
+		if r := a.Do("GET", "/health/ready", nil); r.Status != 200 ||
+			string(r.Body) != `{"checks":{"blobs":"ok","database":"ok","redis":"ok"},"status":"ok"}` {
+			t.Fatalf("ready: %d %s", r.Status, r.Body)
+		}
+		a.Do("GET", "/nowhere", nil)
+		r := a.Do("GET", "/metrics", nil)
+		for _, want := range []string{
+			`feria_http_requests_total{method="GET",route="/health/ready",status="200"} 1`,
+			`feria_http_request_duration_seconds_bucket{method="GET",route="/health/ready"`,
+			`feria_jobs_queued`,
+		} {
+			if !strings.Contains(string(r.Body), want) {
+				t.Errorf("metrics lack %s", want)
 			}
-			if r := a.Do("GET", "/health/ready", nil); r.Status != 200 ||
-				string(r.Body) != `{"checks":{"blobs":"ok","database":"ok","redis":"ok"},"status":"ok"}` {
-				t.Fatalf("ready: %d %s", r.Status, r.Body)
-			}
-			a.Do("GET", "/nowhere", nil)
-			r := a.Do("GET", "/metrics", nil)
-			for _, want := range []string{
-				`feria_http_requests_total{method="GET",route="/health/ready",status="200"} 1`,
-				`feria_http_request_duration_seconds_bucket{method="GET",route="/health/ready"`,
-				`feria_jobs_queued`,
-			} {
-				if !strings.Contains(string(r.Body), want) {
-					t.Errorf("metrics lack %s", want)
-				}
-			}
-			// An unknown path is counted under its route template, not its
-			// path, so that scanners cannot blow up the label set.
-			if strings.Contains(string(r.Body), `/nowhere`) {
-				t.Errorf("metrics label an unknown path by its raw path")
-			}
-		})
-	}
+		}
+		// An unknown path is counted under its route template, not its
+		// path, so that scanners cannot blow up the label set.
+		if strings.Contains(string(r.Body), `/nowhere`) {
+			t.Errorf("metrics label an unknown path by its raw path")
+		}
+	})
 }
 
 // startRedis runs a redis-server of the test's own on a free port, so that
@@ -140,9 +138,7 @@ func TestRedisOutage(t *testing.T) {
 	a := &apptest.App{Instance: in}
 	a.SetT(t)
 
-	if r := a.Do("GET", "/health/ready", nil); r.Status != 200 {
-		t.Fatalf("ready before: %d %s", r.Status, r.Body)
-	}
+	a.Do("GET", "/health/ready", nil).HasStatus(t, 200)
 	srv.Process.Kill()
 	srv.Wait() //nolint:errcheck // killed
 
@@ -151,13 +147,12 @@ func TestRedisOutage(t *testing.T) {
 	r := a.Do("GET", "/health/ready", nil)
 	// The sandbox reset purges the job queues, which live in Redis.
 	r = a.Sandbox("DELETE", "", nil)
-	if r.Status != 503 || !strings.Contains(string(r.Body), `"error":"service_unavailable"`) {
+	r.HasStatus(t, 503)
+	if !strings.Contains(string(r.Body), `"error":"service_unavailable"`) {
 		t.Fatalf("reset with redis down: %d %s", r.Status, r.Body)
 	}
 	// What does not need Redis keeps working.
-	if r := a.Sandbox("PUT", "/users/1", map[string]any{"nickname": "S", "site_id": "MLA"}); r.Status != 200 {
-		t.Fatalf("user put with redis down: %d %s", r.Status, r.Body)
-	}
+	a.Sandbox("PUT", "/users/1", map[string]any{"nickname": "S", "site_id": "MLA"}).HasStatus(t, 200)
 
 	startRedis(t, port)
 	deadline := time.Now().Add(5 * time.Second)
@@ -168,12 +163,8 @@ func TestRedisOutage(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if r.Status != 200 {
-		t.Fatalf("not recovered: %d %s", r.Status, r.Body)
-	}
-	if r := a.Sandbox("DELETE", "", nil); r.Status != 204 {
-		t.Fatalf("reset after recovery: %d %s", r.Status, r.Body)
-	}
+	r.HasStatus(t, 200)
+	a.Sandbox("DELETE", "", nil).HasStatus(t, 204)
 }
 
 var binary struct {

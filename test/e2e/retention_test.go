@@ -20,7 +20,7 @@ import (
 func TestRetentionPrunesByTheServiceClock(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
 		t.Parallel()
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		cb := newCallbackServer(t)
 		app := fmt.Sprintf(`{"name":"it","owner_id":123,"client_secret":"s","callback_url":%q,"topics":["items"],"users":[],"retry_delays_ms":[0,0,0,0,0,0,0]}`, cb.srv.URL)
 		a.Sandbox("PUT", "/applications/789", app).OK(t, 200)

@@ -17,7 +17,8 @@ func TestSandboxAccess(t *testing.T) {
 	for _, headers := range [][]string{nil, {"X-Sandbox-Key", "wrong"}} {
 		for _, path := range []string{"/sandbox", "/sandbox/fixtures", "/sandbox/users/1", "/sandbox/clock"} {
 			r := a.Do("GET", path, nil, headers...)
-			if r.Status != 401 || string(r.Body) != unauthorized {
+			r.HasStatus(t, 401)
+			if string(r.Body) != unauthorized {
 				t.Errorf("GET %s %v: %d %s", path, headers, r.Status, r.Body)
 			}
 		}
@@ -26,7 +27,8 @@ func TestSandboxAccess(t *testing.T) {
 	off := apptest.NewConfigured(t, apptest.Embedded, func(c *app.Config) { c.SandboxKey = "" })
 	for _, path := range []string{"/sandbox", "/sandbox/fixtures", "/sandbox/users/1", "/sandbox/clock"} {
 		r := off.Do("POST", path, "{}", "X-Sandbox-Key", apptest.SandboxKey)
-		if r.Status != 404 || !strings.Contains(string(r.Body), `"error":"not_found","status":404`) {
+		r.HasStatus(t, 404)
+		if !strings.Contains(string(r.Body), `"error":"not_found","status":404`) {
 			t.Errorf("disabled sandbox %s: %d %s", path, r.Status, r.Body)
 		}
 	}
@@ -40,7 +42,7 @@ func TestSandboxClock(t *testing.T) {
 			t.Errorf("got %d %s; want %d %s", r.Status, r.Body, status, want)
 		}
 	}
-	if r := a.Sandbox("GET", "/clock", nil); r.Status != 200 || !strings.HasSuffix(string(r.Body), `"frozen":false}`) {
+	if r := a.Sandbox("GET", "/clock", nil).HasStatus(t, 200); !strings.HasSuffix(string(r.Body), `"frozen":false}`) {
 		t.Fatalf("real clock: %d %s", r.Status, r.Body)
 	}
 	check(a.Sandbox("PUT", "/clock", `{"now": "2026-11-20T12:00:00Z"}`), 200, `{"now":"2026-11-20T12:00:00Z","frozen":true}`)
@@ -83,15 +85,15 @@ func TestSandboxFixturesEnvelope(t *testing.T) {
 	}
 	for _, tc := range cases {
 		r := a.Sandbox("POST", "/fixtures", tc.body)
-		if r.Status != 400 || string(r.Body) != tc.want {
+		r.HasStatus(t, 400)
+		if string(r.Body) != tc.want {
 			t.Errorf("%s: %d %s", tc.name, r.Status, r.Body)
 		}
 	}
-	if r := a.Sandbox("GET", "/users/1", nil); r.Status != 404 {
-		t.Errorf("the good first entry of a refused load was kept: %d %s", r.Status, r.Body)
-	}
+	a.Sandbox("GET", "/users/1", nil).HasStatus(t, 404)
 	r := a.Sandbox("POST", "/fixtures", `{}`)
-	if r.Status != 200 || string(r.Body) != `{"loaded":{}}` {
+	r.HasStatus(t, 200)
+	if string(r.Body) != `{"loaded":{}}` {
 		t.Errorf("empty fixtures: %d %s", r.Status, r.Body)
 	}
 }
@@ -101,7 +103,8 @@ func TestSandboxUsersAndTokens(t *testing.T) {
 	user := map[string]any{"nickname": "TESTSELLER1", "site_id": "MLA", "user_type": "normal", "reputation": "green",
 		"tags": []string{}, "messaging_allowed": true, "access_token": "APP_USR-fixed-token-for-tests", "expires_in": 21600}
 	first, second := a.Sandbox("PUT", "/users/123", user), a.Sandbox("PUT", "/users/123", user)
-	if first.Status != 200 || string(first.Body) != string(second.Body) {
+	first.HasStatus(t, 200)
+	if string(first.Body) != string(second.Body) {
 		t.Fatalf("PUT twice: %d %s / %s", first.Status, first.Body, second.Body)
 	}
 	if !strings.Contains(string(first.Body), `"access_token":"APP_USR-fixed-token-for-tests","expires_in":21600`) {
@@ -117,7 +120,7 @@ func TestSandboxUsersAndTokens(t *testing.T) {
 	if g1.AccessToken == g2.AccessToken || !strings.HasPrefix(g1.AccessToken, "APP_USR-") {
 		t.Fatalf("generated tokens %q %q", g1.AccessToken, g2.AccessToken)
 	}
-	if r := a.Sandbox("GET", "/users/123", nil); r.Status != 200 || strings.Contains(string(r.Body), "access_token") {
+	if r := a.Sandbox("GET", "/users/123", nil).HasStatus(t, 200); strings.Contains(string(r.Body), "access_token") {
 		t.Errorf("GET user: %d %s (tokens are never shown again)", r.Status, r.Body)
 	}
 
@@ -142,10 +145,9 @@ func TestSandboxUsersAndTokens(t *testing.T) {
 		}
 	}
 	r := a.Sandbox("POST", "/users/123/tokens", `{"expires_in": 60}`)
-	if r.Status != 201 || !strings.Contains(string(r.Body), `"token_type":"bearer","expires_in":60,"scope":"offline_access read write","user_id":123,"refresh_token":"TG-`) {
+	r.HasStatus(t, 201)
+	if !strings.Contains(string(r.Body), `"token_type":"bearer","expires_in":60,"scope":"offline_access read write","user_id":123,"refresh_token":"TG-`) {
 		t.Errorf("issue: %d %s", r.Status, r.Body)
 	}
-	if r := a.Sandbox("DELETE", "/tokens/APP_USR-fixed-token-for-tests", nil); r.Status != 204 {
-		t.Errorf("revoke: %d %s", r.Status, r.Body)
-	}
+	a.Sandbox("DELETE", "/tokens/APP_USR-fixed-token-for-tests", nil).HasStatus(t, 204)
 }

@@ -63,9 +63,7 @@ func TestReadmeShippingLines(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
 		a := apptest.New(t, be)
 		a.Sandbox("PUT", "/clock", map[string]any{"now": "2026-11-20T12:00:00Z"}).OK(t, 200)
-		if r := a.Sandbox("POST", "/fixtures", raw); r.Status != 200 {
-			t.Fatalf("fixtures: %d %s", r.Status, r.Body)
-		}
+		a.Sandbox("POST", "/fixtures", raw).HasStatus(t, 200)
 		for _, p := range paths {
 			if rest, ok := strings.CutPrefix(p, "/sandbox"); ok {
 				a.Sandbox("GET", rest, nil).Is(t, 200, want[p])

@@ -86,7 +86,7 @@ func TestWebhooksWorkerKilled(t *testing.T) {
 	// The API runs in the test (no workers); the workers are the real binary.
 	api := &apptest.App{Instance: fiscalInstance(t, db, rdb, blobs, "")}
 	api.SetT(t)
-	api.MustLoad(apptest.World())
+	api.MustLoad(apptest.Sample())
 	const held, total = 3, 20
 	rx := newHoldingReceiver(t, held)
 	body := fmt.Sprintf(`{"name":"it","owner_id":123,"client_secret":"s","callback_url":%q,"topics":["items"],"users":[],

@@ -180,7 +180,7 @@ func TestRedisKilledUnderIngest(t *testing.T) {
 		ReadTimeout: 500 * time.Millisecond, WriteTimeout: 500 * time.Millisecond})
 	t.Cleanup(func() { rdb.Close() })
 	a := instance(t, testenv.Postgres(t), rdb, fsBlobs(t))
-	a.MustLoad(apptest.World())
+	a.MustLoad(apptest.Sample())
 	stop := make(chan struct{})
 	wait := load(4, stop, func(key string) int {
 		return a.Sandbox("PUT", "/contact_events/ev-"+key, map[string]any{"item_id": "MLA1100", "type": "question", "date": "2026-11-20T10:00:00Z"}).Status
@@ -221,7 +221,7 @@ func fiscalWorld() map[string]any {
 	user := func(id int) map[string]any {
 		return map[string]any{"id": id, "nickname": fmt.Sprint("U", id), "site_id": "MLA", "access_token": fmt.Sprint("tok-", id)}
 	}
-	w := apptest.World()
+	w := apptest.Sample()
 	w["users"] = []any{user(101), user(201)}
 	w["items"] = []any{func() map[string]any { it := apptest.Item("MLA101", "", "active"); it["seller_id"] = 101; return it }()}
 	w["orders"] = []any{map[string]any{"id": 9001, "site_id": "MLA", "seller_id": 101, "buyer_id": 201, "pack_id": 1001,
@@ -267,7 +267,8 @@ func TestMinIOFrozen(t *testing.T) {
 	a.MustLoad(fiscalWorld())
 	first := upload(a, "first.pdf")
 	var ids struct{ IDs []string }
-	if first.Status != 201 || json.Unmarshal(first.Body, &ids) != nil || len(ids.IDs) != 1 {
+	first.HasStatus(t, 201)
+	if json.Unmarshal(first.Body, &ids) != nil || len(ids.IDs) != 1 {
 		t.Fatalf("upload: %d %s", first.Status, first.Body)
 	}
 	within := func(what string, want int, do func() apptest.Response) {
@@ -298,9 +299,7 @@ func TestMinIOFrozen(t *testing.T) {
 	}
 	m.thaw()
 	waitUntil(t, 10*time.Second, func() bool { return a.Do("GET", "/health/ready", nil).Status == 200 })
-	if r := upload(a, "after.pdf"); r.Status != 201 {
-		t.Fatalf("upload after MinIO thawed: %d %s", r.Status, r.Body)
-	}
+	upload(a, "after.pdf").HasStatus(t, 201)
 	time.Sleep(1100 * time.Millisecond) // S3 times have whole seconds
 	payload, _ := json.Marshal(fiscalport.Sweep{GraceSeconds: 1})
 	if err := a.ProcessTask(context.Background(), asynq.NewTask(fiscalport.TaskSweepOrphans, payload)); err != nil {

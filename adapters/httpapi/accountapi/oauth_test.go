@@ -100,7 +100,7 @@ func (f flow) grant(r apptest.Response, user int) (access, refresh string) {
 
 func TestAuthorizationCodeFlow(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		f := flow{t, a}
 		a.Sandbox("PUT", "/applications/789", app).Is(t, 200, `{"id":789,"name":"my <integration>","owner_id":123,"client_secret":"s3cret",
 			"callback_url":"http://127.0.0.1:9999/n","topics":[],"users":[],"ack_timeout_ms":500,"retry_delays_ms":null,"redirect_uris":["`+cb+`"]}`)
@@ -174,9 +174,7 @@ func TestAuthorizationCodeFlow(t *testing.T) {
 		f.token(ex).Is(t, 400, oauthErr("invalid_grant", invalidGrant))
 		// The access token acts for the user; the refresh token works with
 		// the application's client.
-		if r := a.Do("GET", "/questions/search?item=MLA1100", nil, apptest.Bearer(access)...); r.Status != 403 {
-			t.Errorf("the token is the buyer's: %d %s", r.Status, r.Body)
-		}
+		a.Do("GET", "/questions/search?item=MLA1100", nil, apptest.Bearer(access)...).HasStatus(t, 403)
 		rf := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {"789"}, "client_secret": {"bad"}}
 		f.token(rf).Is(t, 400, oauthErr("invalid_client", invalidClient))
 		rf.Set("client_secret", "s3cret")
@@ -212,7 +210,7 @@ func TestAuthorizationCodeFlow(t *testing.T) {
 
 func TestAuthorizationErrors(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		f := flow{t, a}
 		a.Sandbox("PUT", "/applications/789", app).OK(t, 200)
 		ok := "client_id=789&redirect_uri=" + url.QueryEscape(cb) + "&state=s1"
@@ -243,7 +241,8 @@ func TestAuthorizationErrors(t *testing.T) {
 			{"response_type=code&client_id=789&redirect_uri=" + url.QueryEscape(cb) + "&decision=deny", cb + "?error=access_denied&error_description=the+user+denied+the+application+access"},
 		} {
 			r := f.authorize(c.query)
-			if r.Status != 302 || r.Header.Get("Location") != c.location || len(r.Body) != 0 {
+			r.HasStatus(t, 302)
+			if r.Header.Get("Location") != c.location || len(r.Body) != 0 {
 				t.Errorf("%s: %d %q %s\nwant %s", c.query, r.Status, r.Header.Get("Location"), r.Body, c.location)
 			}
 		}

@@ -25,7 +25,7 @@ const stored = `{"id":789,"name":"my-integration","owner_id":123,"client_secret"
 
 func TestApplications(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		a.Sandbox("GET", "/applications/789", nil).Is(t, 404, apptest.Err(404, "not_found", "application not found"))
 		a.Sandbox("PUT", "/applications/789", app).Is(t, 200, stored)
 		a.Sandbox("PUT", "/applications/789", app).Is(t, 200, stored) // an upsert
@@ -72,9 +72,7 @@ func TestApplications(t *testing.T) {
 		a.Sandbox("GET", "/users/131", nil).Is(t, 404, apptest.Err(404, "not_found", "user not found"))
 
 		// DELETE /sandbox removes every application.
-		if r := a.Sandbox("DELETE", "", nil); r.Status != 204 {
-			t.Fatalf("reset: %d %s", r.Status, r.Body)
-		}
+		a.Sandbox("DELETE", "", nil).HasStatus(t, 204)
 		a.Sandbox("GET", "/applications/789", nil).Is(t, 404, apptest.Err(404, "not_found", "application not found"))
 	})
 }
@@ -87,16 +85,14 @@ func tokenOf(t *testing.T, a *apptest.App, user int, body string) (access, refre
 		RefreshToken string `json:"refresh_token"`
 	}
 	r := a.Sandbox("POST", fmt.Sprintf("/users/%d/tokens", user), body)
-	if r.Status != 201 {
-		t.Fatalf("token: %d %s", r.Status, r.Body)
-	}
+	r.HasStatus(t, 201)
 	r.JSON(t, &g)
 	return g.AccessToken, g.RefreshToken
 }
 
 func TestTokensOfAnApplication(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		a.Sandbox("PUT", "/applications/789", app).OK(t, 200)
 		a.Sandbox("PUT", "/applications/790", strings.Replace(app, "app-secret", "other-secret", 1)).OK(t, 200)
 		a.Sandbox("POST", "/users/123/tokens", `{"app_id":4242}`).Is(t, 404, apptest.Err(404, "not_found", "application 4242 not found"))
@@ -108,9 +104,7 @@ func TestTokensOfAnApplication(t *testing.T) {
 		// of that application all the same (grants are the application's
 		// users).
 		access, refresh := tokenOf(t, a, 124, `{"app_id":789}`)
-		if r := a.Do("GET", "/users/124/items/search", nil, apptest.Bearer(access)...); r.Status != 200 {
-			t.Fatalf("an application's token authenticates: %d %s", r.Status, r.Body)
-		}
+		a.Do("GET", "/users/124/items/search", nil, apptest.Bearer(access)...).HasStatus(t, 200)
 		post := func(form url.Values) apptest.Response {
 			req := httptest.NewRequest("POST", "/oauth/token", strings.NewReader(form.Encode()))
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -140,14 +134,10 @@ func TestTokensOfAnApplication(t *testing.T) {
 		post(form(refresh, "789", "app-secret")).Is(t, 400, `{"error_description":"Error validating grant. Your authorization code or refresh token may be expired or it was already used","error":"invalid_grant","status":400,
 			"cause":[]}`)
 		post(form(g.RefreshToken, "790", "other-secret")).Is(t, 400, invalidClient)
-		if r := post(form(g.RefreshToken, "789", "app-secret")); r.Status != 200 {
-			t.Fatalf("refresh of the refreshed pair: %d %s", r.Status, r.Body)
-		}
+		post(form(g.RefreshToken, "789", "app-secret")).HasStatus(t, 200)
 
 		// A token without an application behaves as before: any client.
 		_, plain := tokenOf(t, a, 123, "")
-		if r := post(form(plain, "anything", "at-all")); r.Status != 200 {
-			t.Fatalf("plain token: %d %s", r.Status, r.Body)
-		}
+		post(form(plain, "anything", "at-all")).HasStatus(t, 200)
 	})
 }

@@ -11,7 +11,7 @@ import (
 
 func TestItemReads(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 		// Compatibilities belong to another module; the tags read its table.
 		for i, c := range [][2]string{{"MLA1100", "MLA15197901"}, {"MLA1100", "MLA15197902"}, {"MLA1102", "MLA15197901"}} {
@@ -67,7 +67,7 @@ func TestItemReads(t *testing.T) {
 
 func TestOfficialStoreOfItems(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		// Items load before brands: 789's item naming no store loads.
 		a.MustLoad(map[string]any{
 			"users": []map[string]any{
@@ -103,17 +103,17 @@ func TestOfficialStoreOfItems(t *testing.T) {
 				OfficialStoreID *int64 `json:"official_store_id"`
 			}
 			r.JSON(t, &it)
-			if r.Status != 200 || (c.store == nil) != (it.OfficialStoreID == nil) {
+			r.HasStatus(t, 200)
+			if (c.store == nil) != (it.OfficialStoreID == nil) {
 				t.Errorf("%s: %d %s", c.name, r.Status, r.Body)
 			}
 		}
-		if r := a.Sandbox("GET", "/items/MLA2001", nil); r.Status != 404 {
-			t.Errorf("the refused item was stored: %d %s", r.Status, r.Body)
-		}
+		a.Sandbox("GET", "/items/MLA2001", nil).HasStatus(t, 404)
 		// In fixtures the 403 of an entry becomes the 400 naming it.
 		r := a.Sandbox("POST", "/fixtures", map[string]any{"items": []map[string]any{
 			{"id": "MLA2004", "site_id": "MLA", "seller_id": 789, "title": "Filtro", "category_id": "MLA1000", "official_store_id": 5003}}})
-		if r.Status != 400 || !strings.Contains(string(r.Body), "items[0]") {
+		r.HasStatus(t, 400)
+		if !strings.Contains(string(r.Body), "items[0]") {
 			t.Errorf("fixtures with a refused store: %d %s", r.Status, r.Body)
 		}
 	})

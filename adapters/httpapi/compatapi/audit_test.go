@@ -43,7 +43,9 @@ func consistent(t *testing.T, a *apptest.App, item string, want int, universal b
 }
 
 func TestCountsStayConsistentOnEveryPath(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		consistent(t, a, "MLA1100", 0, false)
 		// create
 		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101"}, obj{"id": "MLA201"}},
@@ -102,7 +104,9 @@ func TestCountsStayConsistentOnEveryPath(t *testing.T) {
 
 // TestSummaryCap: at most 100 items (decision), the 100th accepted.
 func TestSummaryCap(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "n"}}}, apptest.Bearer(seller)...).OK(t, 200)
 		many := make([]string, compat.MaxSummaryItems+1)
 		for i := range many {
@@ -130,7 +134,9 @@ func TestSummaryCap(t *testing.T) {
 // TestUniversalClearsException: becoming universal clears a reported
 // exception for good (decision), not only while universal.
 func TestUniversalClearsException(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		a.Do("POST", items+"/exception", obj{"comment": "no vehicle"}, apptest.Bearer(seller)...).OK(t, 200)
 		a.Do("POST", items, obj{"universal": true}, apptest.Bearer(seller)...).OK(t, 200)
 		if v := a.Do("GET", items+"/exception", nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"has_exception": false}) {
@@ -160,7 +166,9 @@ func TestUniversalClearsException(t *testing.T) {
 // TestCopySkipsDomainsTheTargetCannotTake: a moto-parts item takes the
 // motorcycle of the source, not its cars (decision).
 func TestCopySkipsDomainsTheTargetCannotTake(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		motoLink := link("MLA-MOTOS")
 		a.MustLoad(obj{
 			"domains": []any{obj{"id": "MLA-MOTO_PARTS", "site_id": "MLA", "main": false, "compatibilities": []any{motoLink}}},
@@ -194,7 +202,9 @@ func TestCopySkipsDomainsTheTargetCannotTake(t *testing.T) {
 // TestEveryItemRouteIsSellerOnly: 403 with body (a) for a valid token of
 // someone who does not sell the item, on every item compatibility route.
 func TestEveryItemRouteIsSellerOnly(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "n"}}}, apptest.Bearer(seller)...).OK(t, 200)
 		id := compatID(t, a, "MLA1100", "MLA101")
 		const msg = "the caller has no permission on item MLA1100"
@@ -235,7 +245,9 @@ func TestEveryItemRouteIsSellerOnly(t *testing.T) {
 // TestAnswerShapes checks field names and types of the answers exactly as
 // the contract writes them.
 func TestAnswerShapes(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		pos := []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "1"}, obj{"value_name": "trasera"}}}}}}
 		v := a.Do("POST", items, obj{"products_group": []any{obj{"ids": []string{"MLA101", "MLA102"}, "note": "g", "restrictions": pos}}}, apptest.Bearer(seller)...).OK(t, 200)
 		if !reflect.DeepEqual(v, obj{"created_compatibilities_count": float64(2)}) {
@@ -293,7 +305,9 @@ func TestAnswerShapes(t *testing.T) {
 
 // TestDeleteFormatErrors: the delete row "wrong format" of the error table.
 func TestDeleteFormatErrors(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101"}}}, apptest.Bearer(seller)...).OK(t, 200)
 		a.Do("DELETE", items, `{"products_families": "MLA-CARS_AND_VANS"}`, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "field products_families must be an array, got string", "products_families", "products_families must be an array"))
 		a.Do("DELETE", items, `{"products_families": [`, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "invalid JSON body: unexpected end of JSON input", "body", "unexpected end of JSON input"))
@@ -308,7 +322,9 @@ func TestDeleteFormatErrors(t *testing.T) {
 // kept on the compatibility's row (a trigger) and follows a rename of the
 // product, in the list and in the one-compatibility read.
 func TestListShowsTheVehicleNameOfNow(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101"}, obj{"id": "MLA102"}}}, apptest.Bearer(seller)...).OK(t, 200)
 		names := func() map[string]any {
 			t.Helper()

@@ -12,18 +12,10 @@ import (
 
 const items = "/items/MLA1100/compatibilities"
 
-// forEach runs fn on a fresh world on PostgreSQL and on SQLite.
-func forEach(t *testing.T, fn func(t *testing.T, a *apptest.App)) {
-	for _, be := range apptest.Both {
-		t.Run(be.Name, func(t *testing.T) {
-			t.Parallel()
-			fn(t, newApp(t, be))
-		})
-	}
-}
-
 func TestCatalogReads(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		v := a.Do("GET", "/catalog/dumps/domains/MLA/compatibilities", nil, apptest.Bearer("")...).OK(t, 200)
 		entries := v.([]any)
 		if len(entries) != 16 || get(v, "0.domain_id") != "MLA-BIG" {
@@ -93,7 +85,9 @@ func TestCatalogReads(t *testing.T) {
 }
 
 func TestAuthAndPermission(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		body := obj{"products": []any{obj{"id": "MLA101"}}}
 		for _, r := range []struct{ method, path string }{
 			{"POST", items}, {"PUT", items}, {"GET", items}, {"DELETE", items}, {"GET", items + "/x"},
@@ -127,7 +121,9 @@ var (
 )
 
 func TestCreateErrors(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		bad := func(body any, status int, want string) {
 			t.Helper()
 			a.Do("POST", items, body, apptest.Bearer(seller)...).Is(t, status, want)
@@ -175,7 +171,9 @@ func TestCreateErrors(t *testing.T) {
 }
 
 func TestLimitsAtTheEdge(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		// 200 products exactly, family included.
 		v := a.Do("POST", items, obj{"products": odd(75), "products_families": []any{
 			obj{"domain_id": "MLA-BIG", "attributes": []any{obj{"id": "VEHICLE_YEAR", "value_id": "0"}}}}}, apptest.Bearer(seller)...).OK(t, 200)
@@ -231,7 +229,9 @@ func TestLimitsAtTheEdge(t *testing.T) {
 }
 
 func TestStateTable(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		// none + exception → exception reported; GET → true.
 		a.Do("POST", items+"/exception", obj{"comment": "no vehicle in the catalog"}, apptest.Bearer(seller)...).OK(t, 200)
 		if v := a.Do("GET", items+"/exception", nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"has_exception": true}) {
@@ -289,7 +289,9 @@ func TestStateTable(t *testing.T) {
 }
 
 func TestExceptionErrors(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		a.Do("POST", "/items/MLA1103/compatibilities/exception", obj{"comment": "x"}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "item MLA1103 is closed"))
 		a.Do("POST", "/items/MLA1102/compatibilities/exception", obj{"comment": "x"}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "the item's category has no compatibilities"))
 		a.Do("POST", "/items/MLA1101/compatibilities/exception", obj{"comment": "x"}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "the item's category has no compatibilities"))
@@ -309,7 +311,9 @@ func TestExceptionErrors(t *testing.T) {
 }
 
 func TestReadsUpdatesAndDeletes(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		pos := []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "2"}}}}}}
 		a.Do("POST", items, obj{
 			"products":          []any{obj{"id": "MLA101", "note": "solo 5 puertas", "restrictions": pos}},

@@ -46,7 +46,9 @@ func has(v any, key string, want bool) bool {
 }
 
 func TestSnapshotsAndReputation(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		pos := []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "1"}}}}}}
 		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101", "restrictions": pos}, obj{"id": "MLA103"}}}, apptest.Bearer(seller)...).OK(t, 200)
 		id := compatID(t, a, "MLA1100", "MLA101")
@@ -100,9 +102,7 @@ func TestSnapshotsAndReputation(t *testing.T) {
 			t.Fatalf("summary = %v", s)
 		}
 		// A second store of an order keeps its snapshot.
-		if r := a.Sandbox("PUT", "/orders/9006", order(9006, nil, true)); r.Status != 200 {
-			t.Fatalf("re-put order: %d %s", r.Status, r.Body)
-		}
+		a.Sandbox("PUT", "/orders/9006", order(9006, nil, true)).HasStatus(t, 200)
 		v = a.Do("GET", snap+"9006", nil, apptest.Bearer(seller)...).OK(t, 200)
 		if get(v, "compatibility_status.compatibility") != "CONFIRMED" {
 			t.Fatalf("re-stored order snapshot = %v", v)
@@ -120,7 +120,9 @@ func TestSnapshotsAndReputation(t *testing.T) {
 }
 
 func TestSuggestionsAndCards(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		cards := "/items/catalog_domains/MLA-CAR_SHOCK_ABSORBERS/compatibilities/cards"
 		suggested := func(item string, want float64) {
 			t.Helper()
@@ -175,7 +177,9 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 }
 
 func TestNoteModeration(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		a.StartWorkers()
 		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "Solo versión 5 puertas"},
 			obj{"id": "MLA102", "note": "mirá instagram.com/tienda"}}}, apptest.Bearer(seller)...).OK(t, 200)
@@ -213,14 +217,17 @@ func count(t *testing.T, a *apptest.App, item string) float64 {
 }
 
 func TestCopies(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		pos := []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "1"}}}}}}
 		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101", "note": "n1", "restrictions": pos},
 			obj{"id": "MLA102", "note": "n2"}, obj{"id": "MLA201"}}}, apptest.Bearer(seller)...).OK(t, 200)
 
 		// POST: 200 at once with no body; the job copies.
 		r := a.Do("POST", "/items/MLA1104/compatibilities", obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": false}}, apptest.Bearer(seller)...)
-		if r.Status != 200 || len(r.Body) != 0 {
+		r.HasStatus(t, 200)
+		if len(r.Body) != 0 {
 			t.Fatalf("copy = %d %q", r.Status, r.Body)
 		}
 		if n := count(t, a, "MLA1104"); n != 0 {
@@ -286,9 +293,7 @@ func TestCopies(t *testing.T) {
 		// Through the real workers and relay, on the bulk queue.
 		a.StartWorkers()
 		r = a.Do("POST", "/items/MLA1103/compatibilities", obj{"item_to_copy": obj{"item_id": "MLA1100", "extended_information": true}}, apptest.Bearer(seller)...)
-		if r.Status != 200 {
-			t.Fatalf("copy = %d %s", r.Status, r.Body)
-		}
+		r.HasStatus(t, 200)
 		waitFor(t, "copy by the workers", func() bool { return count(t, a, "MLA1103") == 3 })
 	})
 }

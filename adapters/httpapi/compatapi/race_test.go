@@ -29,7 +29,9 @@ func concurrently(a *apptest.App, reqs ...func() apptest.Response) []apptest.Res
 // answer 500 on the unique index. Every request succeeds and the vehicle is
 // counted once.
 func TestConcurrentCreatesOfOneVehicle(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		for round := 0; round < 3; round++ {
 			var reqs []func() apptest.Response
 			for i := 0; i < 6; i++ {
@@ -39,9 +41,7 @@ func TestConcurrentCreatesOfOneVehicle(t *testing.T) {
 			}
 			created := 0
 			for _, r := range concurrently(a, reqs...) {
-				if r.Status != 200 {
-					t.Fatalf("round %d: %s: %d %s", round, r.Request, r.Status, r.Body)
-				}
+				r.HasStatus(t, 200)
 				var v struct {
 					N int `json:"created_compatibilities_count"`
 				}
@@ -62,7 +62,9 @@ func TestConcurrentCreatesOfOneVehicle(t *testing.T) {
 // state is locked for the check and the write: one of the two wins, the
 // other is refused, in every round.
 func TestUniversalAndCreateAtOnce(t *testing.T) {
-	forEach(t, func(t *testing.T, a *apptest.App) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := newApp(t, be)
 		for round := 0; round < 8; round++ {
 			rs := concurrently(a,
 				func() apptest.Response {

@@ -32,18 +32,14 @@ func BenchmarkHTTP(b *testing.B) {
 		events = append(events, map[string]string{"id": fmt.Sprint("e", i), "item_id": ids[i%50], "type": "phone_view",
 			"date": fmt.Sprintf("2026-11-%02dT10:00:00Z", 1+i%20)})
 	}
-	if r := a.Sandbox("POST", "/contact_events", map[string]any{"events": events}); r.Status != 200 {
-		b.Fatal(r.Status, string(r.Body))
-	}
+	a.Sandbox("POST", "/contact_events", map[string]any{"events": events}).HasStatus(b, 200)
 	for _, c := range []struct{ name, path string }{
 		{"window_50ids_30days", "/items/contacts/phone_views/time_window?unit=day&last=30&ending=2026-11-20T12:00:00Z&ids=" + strings.Join(ids, ",")},
 		{"total_1year", "/items/MLA1000/contacts/phone_views?date_from=2025-11-20T12:30:00Z&date_to=2026-11-20T12:30:00Z"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if r := a.Do("GET", c.path, nil); r.Status != 200 {
-					b.Fatal(r.Status, string(r.Body))
-				}
+				a.Do("GET", c.path, nil).HasStatus(b, 200)
 			}
 		})
 	}

@@ -17,9 +17,7 @@ func fault(t *testing.T, a *apptest.App, rule string) int64 {
 	var f struct {
 		ID int64 `json:"id"`
 	}
-	if r.Status != 201 {
-		t.Fatalf("POST /sandbox/faults %s: %d %s", rule, r.Status, r.Body)
-	}
+	r.HasStatus(t, 201)
 	r.JSON(t, &f)
 	return f.ID
 }
@@ -84,7 +82,7 @@ func TestFaultRules(t *testing.T) {
 // reached: (a), (b) on brands, (c) on contacts, (a) where no route serves.
 func TestFaultShapes(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		fault(t, a, `{"path": "/items/*", "status": 503, "error": "service_unavailable", "message": "try again"}`)
 		fault(t, a, `{"path": "/users/*/brands/*", "status": 500, "error": "boom", "message": "brands are down"}`)
 		fault(t, a, `{"method": "GET", "path": "/items/*/contacts/questions", "status": 504, "error": "timeout", "message": "too slow"}`)
@@ -118,7 +116,7 @@ func TestFaultShapes(t *testing.T) {
 // 0 never answers (and is never used up), 1 always.
 func TestFaultTimesAndProbability(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		id := fault(t, a, `{"method": "GET", "path": "/items/*", "status": 503, "times": 2}`)
 		never := fault(t, a, `{"path": "/users/*/items/search", "status": 500, "probability": 0, "times": 1}`)
 		always := fault(t, a, `{"path": "/categories/*/shipping_preferences", "status": 502, "probability": 1}`)
@@ -173,7 +171,7 @@ func TestFaultTimesAndProbability(t *testing.T) {
 // the delay in duration_ms.
 func TestFaultLatency(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		const ms = 300
 		fault(t, a, fmt.Sprintf(`{"method": "GET", "path": "/items/MLA1100", "latency_ms": %d}`, ms))
 		fault(t, a, fmt.Sprintf(`{"method": "GET", "path": "/items/MLA1101", "latency_ms": %d, "status": 503}`, ms))
@@ -213,13 +211,9 @@ func TestFaultExclusions(t *testing.T) {
 		a.Sandbox("GET", "/clock", nil).OK(t, 200)
 		a.Do("GET", "/health/live", nil).Is(t, 200, `{"status": "ok"}`)
 		a.Do("GET", "/health/ready", nil).OK(t, 200)
-		if r := a.Do("GET", "/metrics", nil); r.Status != 200 {
-			t.Errorf("/metrics: %d", r.Status)
-		}
+		a.Do("GET", "/metrics", nil).HasStatus(t, 200)
 		for _, p := range []string{"/openapi.json", "/openapi.yaml", "/docs"} {
-			if r := a.Do("GET", p, nil); r.Status != 200 {
-				t.Errorf("%s: %d, want 200 (the contract is never faulted)", p, r.Status)
-			}
+			a.Do("GET", p, nil).HasStatus(t, 200)
 		}
 		a.Do("GET", "/admin/jobs/", nil).OK(t, 401)
 		// The public API is still faulted by /*.
@@ -241,7 +235,7 @@ func TestFaultExclusions(t *testing.T) {
 // counted by the limit.
 func TestFaultBeforeRateLimit(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		a.Sandbox("PUT", "/rate_limits", `{"rules": [{"method": "GET", "path": "/items/*", "per_minute": 1}]}`).OK(t, 200)
 		fault(t, a, `{"path": "/items/*", "status": 503, "times": 2}`)
 		a.Do("GET", "/items/MLA1100", nil).OK(t, 503)

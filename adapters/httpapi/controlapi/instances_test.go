@@ -22,7 +22,7 @@ import (
 // through across both, and both write one journal.
 func TestTwoInstances(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		b := a.Twin()
 		both := []*apptest.App{a, b}
 
@@ -154,7 +154,7 @@ func TestRedisDown(t *testing.T) {
 			rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond})
 			defer rdb.Close()
 			a := apptest.NewOnRedis(t, rdb)
-			a.MustLoad(apptest.World())
+			a.MustLoad(apptest.Sample())
 			a.Sandbox("PUT", "/rate_limits", `{"rules": [{"method": "GET", "path": "/items/*", "per_minute": 1}]}`).OK(t, 200)
 			fault(t, a, `{"path": "/users/*/items/search", "status": 503}`)
 			seller := apptest.Bearer("APP_USR-seller")

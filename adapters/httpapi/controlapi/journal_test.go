@@ -30,9 +30,7 @@ func journal(t *testing.T, a *apptest.App, query string) []entry {
 		Requests []entry `json:"requests"`
 	}
 	r := a.Sandbox("GET", "/requests"+query, nil)
-	if r.Status != 200 {
-		t.Fatalf("GET /sandbox/requests%s: %d %s", query, r.Status, r.Body)
-	}
+	r.HasStatus(t, 200)
 	r.JSON(t, &j)
 	return j.Requests
 }
@@ -60,7 +58,7 @@ func brief(es []entry) string {
 // nowhere; /sandbox, /health and /metrics are left out.
 func TestJournal(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		a.Sandbox("PUT", "/rate_limits", `{"rules": [{"method": "GET", "path": "/categories/*/shipping_preferences", "per_minute": 1}]}`).OK(t, 200)
 		fid := fault(t, a, `{"method": "DELETE", "path": "/items/*/compatibilities", "status": 503, "times": 1}`)
 		before := time.Now().UTC()

@@ -42,7 +42,7 @@ func appToken(t *testing.T, a *apptest.App) string {
 // requests do not count; the 429 is the same on every route.
 func TestRateLimitsPerCaller(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		const n = 3
 		a.Sandbox("PUT", "/rate_limits", fmt.Sprintf(`{"rules": [
 			{"method": "GET", "path": "/users/*/items/search", "per_minute": %d},
@@ -93,7 +93,7 @@ func TestRateLimitsPerCaller(t *testing.T) {
 // counts; bad rules are refused whole.
 func TestRateLimitRules(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		defaults := `{"rules": [
 			{"method": "POST", "path": "/catalog_compatibilities/products_search/count_family_products", "per_minute": 100},
 			{"method": "POST", "path": "/items/*/compatibilities", "per_minute": 100},
@@ -156,7 +156,7 @@ func TestRateLimitRules(t *testing.T) {
 		a.Do("GET", "/items/MLA1100", nil).OK(t, 200)
 		a.Sandbox("DELETE", "", nil).OK(t, 204)
 		a.Sandbox("GET", "/rate_limits", nil).Is(t, 200, defaults)
-		a.MustLoad(apptest.World())
+		a.MustLoad(apptest.Sample())
 		a.Do("GET", "/items/MLA1100", nil).OK(t, 200)
 		a.Do("GET", "/items/MLA1100", nil).OK(t, 200)
 		// The seller's family count starts afresh too.

@@ -14,7 +14,7 @@ import (
 // again (one MULTI).
 func TestRoundTrips(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		rt := &testenv.RoundTrips{}
 		a.Deps.ControlsRedis.AddHook(rt)
 		count := func(t *testing.T, path string, status, single, pipelines int64) {

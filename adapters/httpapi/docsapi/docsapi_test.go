@@ -120,7 +120,8 @@ func TestServed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if y.Status != 200 || string(y.Body) != string(want) || y.Header.Get("Content-Type") != "application/yaml" {
+	y.HasStatus(t, 200)
+	if string(y.Body) != string(want) || y.Header.Get("Content-Type") != "application/yaml" {
 		t.Errorf("GET /openapi.yaml: %d %s, %d bytes; want 200 application/yaml, docs/openapi.yaml (%d bytes)",
 			y.Status, y.Header.Get("Content-Type"), len(y.Body), len(want))
 	}
@@ -137,7 +138,8 @@ func TestServed(t *testing.T) {
 	}
 	d := a.Do("GET", "/docs", nil)
 	page := string(d.Body)
-	if d.Status != 200 || !strings.HasPrefix(d.Header.Get("Content-Type"), "text/html") {
+	d.HasStatus(t, 200)
+	if !strings.HasPrefix(d.Header.Get("Content-Type"), "text/html") {
 		t.Fatalf("GET /docs: %d %s", d.Status, d.Header.Get("Content-Type"))
 	}
 	for _, s := range []string{"Redoc.init(", `"operationId":"getItem"`, `ReDoc Version: `, `downloadDefinitionUrl: "/openapi.yaml"`} {

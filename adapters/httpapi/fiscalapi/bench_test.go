@@ -22,11 +22,7 @@ func BenchmarkUpload(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if r := uploadRaw(a, p, tok(seller), ct, body); r.Status != 201 {
-			b.Fatal(r.Status, string(r.Body))
-		}
-		if r := a.Do("DELETE", p, nil, sh...); r.Status != 200 {
-			b.Fatal(r.Status, string(r.Body))
-		}
+		uploadRaw(a, p, tok(seller), ct, body).HasStatus(b, 201)
+		a.Do("DELETE", p, nil, sh...).HasStatus(b, 200)
 	}
 }

@@ -25,20 +25,18 @@ var uuidRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-
 func docsPath(pack any) string { return fmt.Sprintf("/packs/%v/fiscal_documents", pack) }
 
 func TestFiscalDocuments(t *testing.T) {
-	for _, be := range apptest.Both {
-		t.Run(be.Name, func(t *testing.T) {
-			a := apptest.New(t, be)
-			world(t, a)
-			t.Run("Auth", func(t *testing.T) { testAuth(t, a) })
-			t.Run("PackID", func(t *testing.T) { testPackID(t, a) })
-			t.Run("Forbidden", func(t *testing.T) { testForbidden(t, a) })
-			t.Run("Lifecycle", func(t *testing.T) { testLifecycle(t, a) })
-			t.Run("UploadErrors", func(t *testing.T) { testUploadErrors(t, a) })
-			t.Run("UploadBodies", func(t *testing.T) { testUploadBodies(t, a) })
-			t.Run("Billing", func(t *testing.T) { testBilling(t, a) })
-			t.Run("CallerHasNoDocuments", func(t *testing.T) { testCallerHasNoDocuments(t, a) })
-		})
-	}
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		a := apptest.New(t, be)
+		world(t, a)
+		t.Run("Auth", func(t *testing.T) { testAuth(t, a) })
+		t.Run("PackID", func(t *testing.T) { testPackID(t, a) })
+		t.Run("Forbidden", func(t *testing.T) { testForbidden(t, a) })
+		t.Run("Lifecycle", func(t *testing.T) { testLifecycle(t, a) })
+		t.Run("UploadErrors", func(t *testing.T) { testUploadErrors(t, a) })
+		t.Run("UploadBodies", func(t *testing.T) { testUploadBodies(t, a) })
+		t.Run("Billing", func(t *testing.T) { testBilling(t, a) })
+		t.Run("CallerHasNoDocuments", func(t *testing.T) { testCallerHasNoDocuments(t, a) })
+	})
 }
 
 func testAuth(t *testing.T, a *apptest.App) {
@@ -119,9 +117,7 @@ func testForbidden(t *testing.T, a *apptest.App) {
 	}
 	// Not fulfilment on the Chilean site: allowed.
 	r := upload(a, docsPath(packMLC), tok(clSeller), pdfFile("cl.pdf"))
-	if r.Status != 201 {
-		t.Fatalf("chilean drop_off pack: %d %s", r.Status, r.Body)
-	}
+	r.HasStatus(t, 201)
 }
 
 type listAnswer struct {
@@ -149,7 +145,8 @@ func testLifecycle(t *testing.T, a *apptest.App) {
 	// none → 1 document (a lone PDF)
 	r := upload(a, p, tok(seller), pdfFile("factura A-0001.pdf"))
 	var up struct{ IDs []string }
-	if r.Status != 201 || json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 || !strings.HasPrefix(up.IDs[0], "101_") || !uuidRE.MatchString(up.IDs[0][4:]) {
+	r.HasStatus(t, 201)
+	if json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 || !strings.HasPrefix(up.IDs[0], "101_") || !uuidRE.MatchString(up.IDs[0][4:]) {
 		t.Fatalf("upload: %d %s", r.Status, r.Body)
 	}
 	pdfID := up.IDs[0][4:]
@@ -158,7 +155,8 @@ func testLifecycle(t *testing.T, a *apptest.App) {
 	upload(a, p, tok(seller), pdfFile("again.pdf")).Is(t, 409, apptest.Err(409, "conflict", "File Not allowed, a file already exists for the pack: 9004 and seller: 101 of the type: application/pdf"))
 	// 1 → 2: the XML beside its stored PDF
 	r = upload(a, p, tok(seller), part{"fiscal_document", "factura.xml", "text/xml", xmlBytes})
-	if r.Status != 201 || json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 || !strings.HasPrefix(up.IDs[0], "101_") {
+	r.HasStatus(t, 201)
+	if json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 || !strings.HasPrefix(up.IDs[0], "101_") {
 		t.Fatalf("xml upload: %d %s", r.Status, r.Body)
 	}
 	xmlID := up.IDs[0][4:]
@@ -199,7 +197,8 @@ func testLifecycle(t *testing.T, a *apptest.App) {
 		{xmlID, bh, "application/xml", xmlBytes, `attachment; filename=factura.xml`},
 	} {
 		r := a.Do("GET", p+"/"+c.id, nil, c.h...)
-		if r.Status != 200 || r.Header.Get("Content-Type") != c.ct || !bytes.Equal(r.Body, c.body) || r.Header.Get("Content-Disposition") != c.fname {
+		r.HasStatus(t, 200)
+		if r.Header.Get("Content-Type") != c.ct || !bytes.Equal(r.Body, c.body) || r.Header.Get("Content-Disposition") != c.fname {
 			t.Fatalf("download %s: %d %v %q", c.id, r.Status, r.Header, r.Body)
 		}
 	}
@@ -220,7 +219,8 @@ func testLifecycle(t *testing.T, a *apptest.App) {
 
 	// none → 2 documents in one request; the file gone from storage → 404
 	r = upload(a, p, tok(seller), pdfFile("b.pdf"), xmlFile("b.xml"))
-	if r.Status != 201 || json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 2 {
+	r.HasStatus(t, 201)
+	if json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 2 {
 		t.Fatalf("pdf+xml: %d %s", r.Status, r.Body)
 	}
 	if err := a.Deps.Blobs.Delete(t.Context(), fmt.Sprintf("fiscal/%d/%s", orderAlone, up.IDs[0][4:])); err != nil {
@@ -233,7 +233,8 @@ func testLifecycle(t *testing.T, a *apptest.App) {
 	}
 	a.Do("DELETE", p, nil, sh...).OK(t, 200)
 	r = upload(a, p, tok(seller), pdfFile("c.pdf"))
-	if r.Status != 201 || json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 {
+	r.HasStatus(t, 201)
+	if json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 {
 		t.Fatalf("pdf: %d %s", r.Status, r.Body)
 	}
 	a.Do("DELETE", p, nil, sh...).Is(t, 200, `{"message": "The fiscal_document with \"id\" : `+up.IDs[0]+` was deleted"}`)
@@ -307,9 +308,7 @@ func testUploadErrors(t *testing.T, a *apptest.App) {
 	a.Do("GET", p, nil, apptest.Bearer(s)...).Is(t, 404, apptest.Err(404, "not_found", "The pack_fiscal_document with pack_id: 1001 does not exist"))
 	t.Run("exactly 10^6 bytes", func(t *testing.T) {
 		r := upload(a, p, s, part{"fiscal_document", "max.pdf", "", big[:1_000_000]})
-		if r.Status != 201 {
-			t.Fatalf("%d %s", r.Status, r.Body)
-		}
+		r.HasStatus(t, 201)
 	})
 	t.Run("pdf and xml beside a stored pdf", func(t *testing.T) {
 		upload(a, p, s, pdfFile("a.pdf"), xmlFile("a.xml")).Is(t, 409, apptest.Err(409, "conflict", "File Not allowed, the max amount of files already exist for the pack: 1001 and seller: 101"))
@@ -339,18 +338,20 @@ func testUploadBodies(t *testing.T, a *apptest.App) {
 	send("gzip", body).Is(t, 400, notMultipart) // not gzip at all
 	var up struct{ IDs []string }
 	r := send("gzip", gz.Bytes())
-	if r.Status != 201 || json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 {
+	r.HasStatus(t, 201)
+	if json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 {
 		t.Fatalf("gzipped upload: %d %s", r.Status, r.Body)
 	}
 	pdfID := up.IDs[0]
 	// A second upload, shorter, through the buffer the first one used.
 	short := []byte(`<?xml version="1.0"?><a/>`)
 	r = upload(a, p, tok(seller), part{"fiscal_document", "short.xml", "application/xml", short})
-	if r.Status != 201 || json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 {
+	r.HasStatus(t, 201)
+	if json.Unmarshal(r.Body, &up) != nil || len(up.IDs) != 1 {
 		t.Fatalf("xml upload: %d %s", r.Status, r.Body)
 	}
 	for id, want := range map[string][]byte{pdfID: pdfBytes, up.IDs[0]: short} {
-		if r := a.Do("GET", p+"/"+id, nil, sh...); r.Status != 200 || !bytes.Equal(r.Body, want) {
+		if r := a.Do("GET", p+"/"+id, nil, sh...).HasStatus(t, 200); !bytes.Equal(r.Body, want) {
 			t.Fatalf("download %s: %d %q, want %q", id, r.Status, r.Body, want)
 		}
 	}
@@ -394,7 +395,8 @@ func testBilling(t *testing.T, a *apptest.App) {
 		r.JSON(t, &ans)
 		wantKeys(t, r.Body, "message")
 		id := strings.TrimSuffix(strings.TrimPrefix(ans.Message, "Message "), " sent to the buyer")
-		if r.Status != 201 || !uuidRE.MatchString(id) {
+		r.HasStatus(t, 201)
+		if !uuidRE.MatchString(id) {
 			t.Fatalf("billing: %d %s", r.Status, r.Body)
 		}
 		ids = append(ids, id)
@@ -431,9 +433,7 @@ func testCallerHasNoDocuments(t *testing.T, a *apptest.App) {
 	a.MustLoad(map[string]any{"orders": []any{order(orderID, "MLA", seller, buyer, pack, "drop_off")}})
 	p := docsPath(pack)
 	r := upload(a, p, tok(seller), pdfFile("f.pdf"))
-	if r.Status != 201 {
-		t.Fatalf("upload: %d %s", r.Status, r.Body)
-	}
+	r.HasStatus(t, 201)
 	a.MustLoad(map[string]any{"orders": []any{order(orderID, "MLA", mutedSeller, buyer, pack, "drop_off")}})
 	h := apptest.Bearer(tok(mutedSeller))
 	a.Do("GET", p, nil, h...).Is(t, 404, apptest.Err(404, "not_found", "The pack_fiscal_document with pack_id: 1008 does not have any fiscal_document attached for the user_id: 601"))
@@ -441,7 +441,8 @@ func testCallerHasNoDocuments(t *testing.T, a *apptest.App) {
 	var l listAnswer
 	r = a.Do("GET", p, nil, apptest.Bearer(tok(buyer))...)
 	r.JSON(t, &l)
-	if r.Status != 200 || l.PackID != pack || len(l.Docs) != 1 || !uuidRE.MatchString(l.Docs[0].ID) {
+	r.HasStatus(t, 200)
+	if l.PackID != pack || len(l.Docs) != 1 || !uuidRE.MatchString(l.Docs[0].ID) {
 		t.Fatalf("buyer list: %d %s", r.Status, r.Body)
 	}
 	// The former seller is no longer a party to the pack.

@@ -9,7 +9,7 @@ import (
 
 func TestSandboxCollections(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		cases := []struct {
 			name, method, path string
 			body               any
@@ -97,7 +97,7 @@ func TestSandboxCollections(t *testing.T) {
 
 func TestSandboxPutsAreIdempotent(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		puts := []struct {
 			path string
 			body string
@@ -118,11 +118,13 @@ func TestSandboxPutsAreIdempotent(t *testing.T) {
 				continue
 			}
 			again := a.Sandbox("PUT", p.path, p.body)
-			if again.Status != 200 || string(again.Body) != string(first.Body) {
+			again.HasStatus(t, 200)
+			if string(again.Body) != string(first.Body) {
 				t.Errorf("PUT %s twice:\n first %s\n again %s", p.path, first.Body, again.Body)
 			}
 			got := a.Sandbox("GET", p.path, nil)
-			if got.Status != 200 || string(got.Body) != string(first.Body) {
+			got.HasStatus(t, 200)
+			if string(got.Body) != string(first.Body) {
 				t.Errorf("GET %s:\n got %s\nwant %s", p.path, got.Body, first.Body)
 			}
 		}
@@ -170,7 +172,7 @@ func TestSandboxAudit(t *testing.T) {
 		return apptest.Err(400, "bad_request", m, "site_id", m)
 	}
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		a := apptest.NewWorld(t, be)
+		a := apptest.NewSample(t, be)
 		cases := []struct {
 			name, method, path, body string
 			status                   int
@@ -210,7 +212,7 @@ func TestSandboxAudit(t *testing.T) {
 func TestSandboxPutsAreIdempotentOnTheRunningClock(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
 		a := apptest.New(t, be)
-		a.MustLoad(apptest.World())
+		a.MustLoad(apptest.Sample())
 		a.MustLoad(map[string]any{"users": []map[string]any{{"id": 789, "nickname": "BRAND", "site_id": "MLA", "user_type": "brand"}}})
 		puts := []struct{ path, body string }{
 			{"/categories/MLA1747", `{"site_id":"MLA","name":"Amortiguadores","domain_id":"MLA-CAR_SHOCK_ABSORBERS","shipping_preferences":{"dimensions":{"height":10,"width":20,"length":30,"weight":500},"logistics":[{"mode":"me2","types":["drop_off"]}]},"accepted_shipping_methods":[73328],"compatibilities":{"required":true,"note_status":"ENABLED","restrictions_status":"ENABLED","universal_status":"ENABLED"}}`},
@@ -221,7 +223,8 @@ func TestSandboxPutsAreIdempotentOnTheRunningClock(t *testing.T) {
 			first := a.Sandbox("PUT", p.path, p.body)
 			time.Sleep(5 * time.Millisecond)
 			again := a.Sandbox("PUT", p.path, p.body)
-			if first.Status != 200 || again.Status != 200 || string(again.Body) != string(first.Body) {
+			first.HasStatus(t, 200)
+			if again.Status != 200 || string(again.Body) != string(first.Body) {
 				t.Errorf("PUT %s twice:\n first %d %s\n again %d %s", p.path, first.Status, first.Body, again.Status, again.Body)
 			}
 		}

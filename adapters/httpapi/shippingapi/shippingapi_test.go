@@ -9,7 +9,7 @@ import (
 	"github.com/feria/feria/test/apptest"
 )
 
-// world is apptest.World plus what area C reads: sellers of every
+// world is apptest.Sample plus what area C reads: sellers of every
 // reputation, a category with logistics and accepted methods, a Brazilian
 // category and seller, and items with and without their own dimensions.
 //
@@ -18,7 +18,7 @@ import (
 // 0.4), a 10×20×30 cm package weighs 1200 g by volume and costs 9500.
 func world(t *testing.T, be apptest.Backend) *apptest.App {
 	t.Helper()
-	a := apptest.NewWorld(t, be)
+	a := apptest.NewSample(t, be)
 	user := func(id int, site string, rep any) map[string]any {
 		return map[string]any{"id": id, "nickname": fmt.Sprint("U", id), "site_id": site, "reputation": rep}
 	}
@@ -398,9 +398,7 @@ func TestRatesInTheSandbox(t *testing.T) {
 		}
 
 		// The sandbox reset returns every site to its default table.
-		if r := a.Sandbox("DELETE", "", nil); r.Status != 204 {
-			t.Fatalf("reset: %d %s", r.Status, r.Body)
-		}
+		a.Sandbox("DELETE", "", nil).HasStatus(t, 204)
 		a.Sandbox("GET", "/shipping_rates/MLB", nil).Is(t, 200, `{"site_id":"MLB","currency_id":"BRL","volumetric_divisor":5000,`+
 			`"weight_tiers":[{"up_to":500,"cost":22.9},{"up_to":1000,"cost":27.9},{"up_to":5000,"cost":39.9},{"up_to":30000,"cost":79.9}],`+
 			`"reputation_discounts":{"green":0.5,"yellow":0.4}}`)

@@ -21,9 +21,7 @@ func trigger(t *testing.T, a *apptest.App, app int64, topic, resource string) st
 		ID string `json:"_id"`
 	}
 	r := a.Sandbox("POST", "/notifications", map[string]any{"app_id": app, "topic": topic, "resource": resource, "user_id": 123})
-	if r.Status != 202 {
-		t.Fatalf("trigger: %d %s", r.Status, r.Body)
-	}
+	r.HasStatus(t, 202)
 	r.JSON(t, &n)
 	return n.ID
 }
@@ -32,7 +30,7 @@ func trigger(t *testing.T, a *apptest.App, app int64, topic, resource string) st
 // after the application's delay; a receiver slower than ack_timeout_ms is a
 // failure even when it answers 200.
 func TestRetriesWithTheSameID(t *testing.T) {
-	a := apptest.NewWorld(t, apptest.Real)
+	a := apptest.NewSample(t, apptest.Real)
 	rx := newReceiver(t)
 	delays := []int64{300, 300, 300, 300, 300, 300, 300}
 	a.Sandbox("PUT", "/applications/789", application(rx.srv.URL, 123, []string{"items"}, nil, delays, 200)).OK(t, 200)
@@ -99,7 +97,7 @@ func TestRetriesWithTheSameID(t *testing.T) {
 // default), filtered by topic, for the application's owner only, gone two
 // days after its last attempt by the sandbox clock.
 func TestMissedFeeds(t *testing.T) {
-	a := apptest.NewWorld(t, apptest.Real)
+	a := apptest.NewSample(t, apptest.Real)
 	rx := newReceiver(t)
 	rx.setAnswer(func(int, map[string]any) (int, time.Duration) { return 503, 0 })
 	a.Sandbox("PUT", "/applications/789", application(rx.srv.URL+"/cb", 123, []string{"items"}, nil, fast, 500)).OK(t, 200)
@@ -229,7 +227,7 @@ func TestTriggerAndList(t *testing.T) {
 }
 
 func testTriggerAndList(t *testing.T, be apptest.Backend) {
-	a := apptest.NewWorld(t, be)
+	a := apptest.NewSample(t, be)
 	rx := newReceiver(t)
 	// 790 chose no topic and no user granted it: a trigger still notifies.
 	a.Sandbox("PUT", "/applications/790", application(rx.srv.URL, 124, nil, nil, nil, 500)).OK(t, 200)
@@ -273,14 +271,10 @@ func testTriggerAndList(t *testing.T, be apptest.Backend) {
 		`topic must be one of items, questions, orders_v2, messages, shipments, flex-handshakes, got "orders"`))
 	a.Sandbox("GET", "/notifications?topic=items", nil).Is(t, 200, `{"notifications":[]}`)
 	a.Do("POST", "/notifications", `{}`).Is(t, 404, apptest.Err(404, "not_found", "resource POST /notifications not found"))
-	if r := a.Do("GET", "/sandbox/notifications", nil); r.Status != 401 {
-		t.Fatalf("without the sandbox key: %d %s", r.Status, r.Body)
-	}
+	a.Do("GET", "/sandbox/notifications", nil).HasStatus(t, 401)
 
 	// DELETE /sandbox removes every application and notification.
-	if r := a.Sandbox("DELETE", "", nil); r.Status != 204 {
-		t.Fatalf("reset: %d", r.Status)
-	}
+	a.Sandbox("DELETE", "", nil).HasStatus(t, 204)
 	a.Sandbox("GET", "/notifications", nil).Is(t, 200, `{"notifications":[]}`)
 	var b []byte
 	b, _ = json.Marshal(notifications(t, a, ""))
@@ -293,7 +287,7 @@ func testTriggerAndList(t *testing.T, be apptest.Backend) {
 // of a worker's delivery slots: another application's notifications still
 // go out at once.
 func TestASilentCallbackHoldsOnlyItsSlots(t *testing.T) {
-	a := apptest.NewWorld(t, apptest.Real)
+	a := apptest.NewSample(t, apptest.Real)
 	silent, quick := newReceiver(t), newReceiver(t)
 	release := make(chan struct{})
 	var inFlight, most atomicMax

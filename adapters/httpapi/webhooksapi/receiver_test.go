@@ -113,9 +113,7 @@ func notifications(t *testing.T, a *apptest.App, query string) []notification {
 		Notifications []notification `json:"notifications"`
 	}
 	r := a.Sandbox("GET", "/notifications"+query, nil)
-	if r.Status != 200 {
-		t.Fatalf("notifications: %d %s", r.Status, r.Body)
-	}
+	r.HasStatus(t, 200)
 	r.JSON(t, &out)
 	return out.Notifications
 }

@@ -16,7 +16,7 @@ var (
 	buyer  = apptest.Bearer("APP_USR-buyer")  // 456
 )
 
-// world adds to apptest.World what every topic's trigger needs: buyer 456
+// world adds to apptest.Sample what every topic's trigger needs: buyer 456
 // with a token, category MLA2000 whose me2 logistics offer self_service and
 // its item MLA2100, seller 123's FLEX subscription, and order 2000001 of
 // MLA1100 sold by 123 to 456. It loads before any application exists, so
@@ -47,7 +47,7 @@ func key(n notification) string { return fmt.Sprintf("%d %s %s", n.ApplicationID
 // nothing when the change changes nothing; each is posted once, with the
 // exact body, and its resource reads with the user's token.
 func TestEveryTopic(t *testing.T) {
-	a := apptest.NewWorld(t, apptest.Real)
+	a := apptest.NewSample(t, apptest.Real)
 	a.MustLoad(world())
 	rx := newReceiver(t)
 	cb := rx.srv.URL + "/notifications"
@@ -174,16 +174,14 @@ func TestEveryTopic(t *testing.T) {
 	// Every notified resource reads with the seller's token, and only for
 	// the users it concerns.
 	for _, n := range ns {
-		if r := a.Do("GET", n.Resource, nil, seller...); r.Status != 200 {
-			t.Errorf("GET %s (seller): %d %s", n.Resource, r.Status, r.Body)
-		}
+		a.Do("GET", n.Resource, nil, seller...).HasStatus(t, 200)
 	}
 	a.Do("GET", "/orders/2000001", nil, buyer...).Is(t, 200, `{"id":2000001,"status":"cancelled","date_created":"2026-11-20T12:00:00Z","pack_id":null,
 		"order_items":[{"item":{"id":"MLA1100"},"quantity":2,"unit_price":15000,"currency_id":"ARS"}],"total_amount":30000,"currency_id":"ARS",
 		"buyer":{"id":456},"seller":{"id":123},"shipping":{"id":40001}}`)
 	a.Do("GET", "/shipments/40002", nil, buyer...).Is(t, 200, `{"id":40002,"site_id":"MLA","order_id":2000001,"driver_id":778}`)
 	a.Do("GET", "/questions/1", nil, buyer...).Is(t, 200, `{"id":1,"item_id":"MLA1100","seller_id":123,"from":{"id":456},"text":"¿Tiene garantía?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"}`)
-	if r := a.Do("GET", "/messages/"+messageID, nil, buyer...); r.Status != 200 || !strings.Contains(string(r.Body), `"text":"Necesito tu CUIT"`) {
+	if r := a.Do("GET", "/messages/"+messageID, nil, buyer...).HasStatus(t, 200); !strings.Contains(string(r.Body), `"text":"Necesito tu CUIT"`) {
 		t.Errorf("message for its buyer: %d %s", r.Status, r.Body)
 	}
 	for _, c := range []struct{ path, what string }{

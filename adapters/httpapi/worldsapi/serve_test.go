@@ -28,7 +28,7 @@ func TestWorldServesTheAPIApart(t *testing.T) {
 		}
 		now := map[string]any{"now": "2026-11-20T12:00:00Z"}
 		in("a", keyA, "PUT", "/sandbox/clock", now).OK(t, 200)
-		if r := in("a", keyA, "POST", "/sandbox/fixtures", apptest.World()); r.Status != 200 {
+		if r := in("a", keyA, "POST", "/sandbox/fixtures", apptest.Sample()); r.Status != 200 {
 			t.Fatalf("world a's fixtures: %d %s", r.Status, r.Body)
 		}
 		item := in("a", "", "GET", "/items/MLA1100", nil)
@@ -46,7 +46,7 @@ func TestWorldServesTheAPIApart(t *testing.T) {
 
 		// The same answer as the default world gives for the same data.
 		a.Sandbox("PUT", "/clock", now).OK(t, 200)
-		a.MustLoad(apptest.World())
+		a.MustLoad(apptest.Sample())
 		root := a.Do("GET", "/items/MLA1100", nil)
 		var x, y any
 		json.Unmarshal(root.Body, &x) //nolint:errcheck // compared below
@@ -101,7 +101,7 @@ func TestWorldServesTheAPIApart(t *testing.T) {
 		worldNotFound := apptest.Err(404, "not_found", "world zz not found")
 		a.Do("GET", "/worlds/zz/items/MLA1100", nil).Is(t, 404, worldNotFound)
 		a.Do("GET", "/worlds/NO/items/MLA1100", nil).Is(t, 404, apptest.Err(404, "not_found", "world NO not found"))
-		in("b", keyB, "POST", "/sandbox/fixtures", apptest.World()).OK(t, 200)
+		in("b", keyB, "POST", "/sandbox/fixtures", apptest.Sample()).OK(t, 200)
 		if r := a.Sandbox("DELETE", "/worlds/b", nil); r.Status != 204 {
 			t.Fatalf("delete b: %d %s", r.Status, r.Body)
 		}

@@ -2,11 +2,11 @@ package apptest
 
 import "testing"
 
-// World is a small world for the catalog and sandbox tests: four users
+// Sample is a small data set for the catalog and sandbox tests: four users
 // (seller 123 with token APP_USR-seller, 124 with APP_USR-other, buyer 456,
 // 900 of MLB), two categories, a domain, two products and four items of
 // seller 123.
-func World() map[string]any {
+func Sample() map[string]any {
 	return map[string]any{
 		"users": []map[string]any{
 			{"id": 123, "nickname": "SELLER", "site_id": "MLA", "access_token": "APP_USR-seller"},
@@ -42,20 +42,12 @@ func Item(id, partNumber, status string) map[string]any {
 		"shipping": map[string]any{"mode": "me2", "local_pick_up": false, "free_shipping": false, "logistic_type": "drop_off"}}
 }
 
-// NewWorld is New with the sandbox clock frozen at 2026-11-20T12:00:00Z and
-// World loaded.
-func NewWorld(t testing.TB, be Backend) *App {
+// NewSample is New with the sandbox clock frozen at 2026-11-20T12:00:00Z and
+// Sample loaded.
+func NewSample(t testing.TB, be Backend) *App {
 	t.Helper()
 	a := New(t, be)
 	a.Sandbox("PUT", "/clock", map[string]any{"now": "2026-11-20T12:00:00Z"}).OK(t, 200)
-	a.MustLoad(World())
+	a.MustLoad(Sample())
 	return a
-}
-
-// Each runs test once on each backend (Both), as a subtest named after it.
-func Each(t *testing.T, test func(t *testing.T, be Backend)) {
-	t.Helper()
-	for _, be := range Both {
-		t.Run(be.Name, func(t *testing.T) { test(t, be) })
-	}
 }
