@@ -9,6 +9,7 @@ import (
 	"github.com/feria/feria/core/flex"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/kernel/kerneltest"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestCheckChangeable(t *testing.T) {
@@ -93,8 +94,8 @@ func TestApplyDelivery(t *testing.T) {
 			},
 			Saturday: []flex.DeliveryRange{{CalculatedCutoff: 12, Capacity: 10, EtHour: 18, From: 14, ProcessingTime: 2, To: 18, Type: "cpt"}},
 		}
-		if !reflect.DeepEqual(got.DeliveryRanges, want) {
-			t.Errorf("ranges:\n got %+v\nwant %+v", got.DeliveryRanges, want)
+		if diff := cmp.Diff(want, got.DeliveryRanges); diff != "" {
+			t.Errorf("ranges (-want +got):\n%s", diff)
 		}
 		if !reflect.DeepEqual(got.WorkingDays, []string{"week", "saturday"}) || got.DeliveryWindow != "same_day" {
 			t.Errorf("working days %v, window %q", got.WorkingDays, got.DeliveryWindow)
@@ -141,8 +142,8 @@ func TestApplyDelivery(t *testing.T) {
 			c := defaults()
 			got, err := flex.ApplyDelivery(c, tt.ch)
 			kerneltest.WantErr(t, tt.name, err, kerneltest.Want{Kind: kernel.Invalid, Message: tt.wants, Causes: strings.Fields(tt.causes)})
-			if !reflect.DeepEqual(got, c) {
-				t.Errorf("a refused change changed the configuration: %+v", got)
+			if diff := cmp.Diff(c, got); diff != "" {
+				t.Errorf("a refused change changed the configuration (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -215,8 +216,8 @@ func TestSelectZones(t *testing.T) {
 			c := zonesConfig()
 			got, err := flex.SelectZones(c, tt.ch)
 			kerneltest.WantErr(t, tt.name, err, kerneltest.Want{Kind: kernel.Invalid, Message: tt.wants, Causes: []string{tt.cause}})
-			if !reflect.DeepEqual(got, c) {
-				t.Errorf("a refused change changed the configuration")
+			if diff := cmp.Diff(c, got); diff != "" {
+				t.Errorf("a refused change changed the configuration (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -2,10 +2,10 @@ package kernel_test
 
 import (
 	"errors"
-	"reflect"
 	"testing"
 
 	"github.com/feria/feria/core/kernel"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestProblems(t *testing.T) {
@@ -58,8 +58,8 @@ func TestProblems(t *testing.T) {
 			if e.Message != tt.message {
 				t.Errorf("message = %q, want %q", e.Message, tt.message)
 			}
-			if !reflect.DeepEqual(e.Causes, tt.causes) {
-				t.Errorf("causes = %+v, want %+v", e.Causes, tt.causes)
+			if diff := cmp.Diff(tt.causes, e.Causes); diff != "" {
+				t.Errorf("causes (-want +got):\n%s", diff)
 			}
 			if base.Message != "invalid thing" || len(base.Causes) != 0 {
 				t.Errorf("base was modified: %+v", base)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/feria/feria/core/kernel"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestNormalize(t *testing.T) {
@@ -22,8 +23,8 @@ func TestNormalize(t *testing.T) {
 		want := Rates{SiteID: "MLA", CurrencyID: "ARS", VolumetricDivisor: "5000",
 			WeightTiers:         []Tier{{500, "4000"}, {1000, "5200"}, {30000, "0.1"}},
 			ReputationDiscounts: map[string]Decimal{"green": "0.5", "yellow": "0.4", "red": "0"}}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("Normalize =\n %+v, want\n %+v", got, want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Normalize (-want +got):\n%s", diff)
 		}
 		again, err := Normalize(got)
 		if err != nil || !reflect.DeepEqual(again, got) {

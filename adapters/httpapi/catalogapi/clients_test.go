@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -100,8 +99,8 @@ func TestScanLoopEnds(t *testing.T) {
 	for i := 0; i < 23; i++ {
 		want = append(want, fmt.Sprintf("MLA2%03d", i))
 	}
-	if !reflect.DeepEqual(seen, want) {
-		t.Errorf("scanned %v, want %v", seen, want)
+	if diff := cmp.Diff(want, seen); diff != "" {
+		t.Errorf("scanned (-want +got):\n%s", diff)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/feria/feria/core/compat"
 	"github.com/feria/feria/test/apptest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // Tests of the decisions of docs/decisions.md not covered elsewhere,
@@ -95,8 +96,8 @@ func TestCountsStayConsistentOnEveryPath(t *testing.T) {
 		a.Do("PUT", items, obj{"universal": true}, apptest.Bearer(seller)...).OK(t, 200)
 		consistent(t, a, "MLA1100", 0, true)
 		v = a.Do("DELETE", items, nil, apptest.Bearer(seller)...).OK(t, 200)
-		if !reflect.DeepEqual(v, obj{"deleted_compatibilities": []any{}}) {
-			t.Fatalf("delete of a universal item = %v", v)
+		if diff := cmp.Diff(obj{"deleted_compatibilities": []any{}}, v); diff != "" {
+			t.Fatalf("delete of a universal item (-want +got):\n%s", diff)
 		}
 		consistent(t, a, "MLA1100", 0, false)
 	})
@@ -119,8 +120,8 @@ func TestSummaryCap(t *testing.T) {
 		}
 		want := obj{"item_id": "MLA1100", "item_title": "Item MLA1100", "compatibilities_count": float64(1),
 			"compatibilities_claims_count": float64(0), "notes_count": float64(1), "restrictions_count": float64(0)}
-		if !reflect.DeepEqual(get(v, "0"), want) {
-			t.Fatalf("summary entry = %v, want %v", get(v, "0"), want)
+		if diff := cmp.Diff(want, get(v, "0")); diff != "" {
+			t.Fatalf("summary entry (-want +got):\n%s", diff)
 		}
 		// Without domain_id every vehicle domain counts; another domain none.
 		v = a.Do("POST", "/items/compatibilities_summary", obj{"domain_id": "MLA-MOTOS", "items": []string{"MLA1100"}}, apptest.Bearer(seller)...).OK(t, 200)
@@ -148,8 +149,8 @@ func TestUniversalClearsException(t *testing.T) {
 		for i := 1; i <= 11; i++ {
 			want["universal"].(obj)["domain_ids"] = append(want["universal"].(obj)["domain_ids"].([]any), fmt.Sprintf("MLA-V%d", i))
 		}
-		if !reflect.DeepEqual(l, want) {
-			t.Fatalf("universal list = %v\nwant %v", l, want)
+		if diff := cmp.Diff(want, l); diff != "" {
+			t.Fatalf("universal list (-want +got):\n%s", diff)
 		}
 		a.Do("DELETE", items, nil, apptest.Bearer(seller)...).OK(t, 200)
 		if v := a.Do("GET", items+"/exception", nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"has_exception": false}) {
@@ -193,8 +194,8 @@ func TestCopySkipsDomainsTheTargetCannotTake(t *testing.T) {
 		a.Do("DELETE", items, nil, apptest.Bearer(seller)...).OK(t, 200)
 		a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101"}}}, apptest.Bearer(seller)...).OK(t, 200)
 		v = a.Do("PUT", "/items/MLA1106/compatibilities", obj{"create": obj{"item_to_copy": obj{"item_id": "MLA1100"}}}, apptest.Bearer(seller)...).OK(t, 200)
-		if !reflect.DeepEqual(v, obj{"products": []any{}, "catalog_compatibilities_count": float64(0)}) {
-			t.Fatalf("copy of cars onto moto parts = %v", v)
+		if diff := cmp.Diff(obj{"products": []any{}, "catalog_compatibilities_count": float64(0)}, v); diff != "" {
+			t.Fatalf("copy of cars onto moto parts (-want +got):\n%s", diff)
 		}
 	})
 }
@@ -250,8 +251,8 @@ func TestAnswerShapes(t *testing.T) {
 		a := newApp(t, be)
 		pos := []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "1"}, obj{"value_name": "trasera"}}}}}}
 		v := a.Do("POST", items, obj{"products_group": []any{obj{"ids": []string{"MLA101", "MLA102"}, "note": "g", "restrictions": pos}}}, apptest.Bearer(seller)...).OK(t, 200)
-		if !reflect.DeepEqual(v, obj{"created_compatibilities_count": float64(2)}) {
-			t.Fatalf("create = %v", v)
+		if diff := cmp.Diff(obj{"created_compatibilities_count": float64(2)}, v); diff != "" {
+			t.Fatalf("create (-want +got):\n%s", diff)
 		}
 		id := compatID(t, a, "MLA1100", "MLA101")
 		// Restrictions in answers: attribute_code and value_code integers.
@@ -262,8 +263,8 @@ func TestAnswerShapes(t *testing.T) {
 		wantOne := obj{"id": id, "domain_id": "MLA-CARS_AND_VANS", "catalog_product_id": "MLA101", "catalog_product_name": "Ford Ka 2018",
 			"source": "SELLER", "creation_source": "MANUAL", "note": "g", "note_status": "PENDING", "restrictions": wantR,
 			"reputation": obj{"level": "GREEN", "total_claims": float64(0)}}
-		if !reflect.DeepEqual(one, wantOne) {
-			t.Fatalf("one = %v\nwant %v", one, wantOne)
+		if diff := cmp.Diff(wantOne, one); diff != "" {
+			t.Fatalf("one (-want +got):\n%s", diff)
 		}
 		// The list: note and restrictions only with extended=true, never note_status.
 		l := a.Do("GET", items, nil, apptest.Bearer(seller)...).OK(t, 200)

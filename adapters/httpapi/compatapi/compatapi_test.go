@@ -8,6 +8,7 @@ import (
 
 	"github.com/feria/feria/core/compat"
 	"github.com/feria/feria/test/apptest"
+	"github.com/google/go-cmp/cmp"
 )
 
 const items = "/items/MLA1100/compatibilities"
@@ -35,11 +36,11 @@ func TestCatalogReads(t *testing.T) {
 		// stays out, and a domain without links answers an empty array.
 		wantLink := obj{"compatible_domain_id": "MLA-CARS_AND_VANS", "type": "EXTENSION", "required": true, "restrictions": []any{},
 			"categories": []any{obj{"id": "MLA1747", "required": true, "note_status": "ENABLED", "restrictions_status": "ENABLED", "universal_status": "ENABLED"}}}
-		if !reflect.DeepEqual(get(shock, "compatibilities.0"), wantLink) {
-			t.Fatalf("dump link = %v\nwant %v", get(shock, "compatibilities.0"), wantLink)
+		if diff := cmp.Diff(wantLink, get(shock, "compatibilities.0")); diff != "" {
+			t.Fatalf("dump link (-want +got):\n%s", diff)
 		}
-		if !reflect.DeepEqual(get(v, "0"), obj{"domain_id": "MLA-BIG", "main": true, "compatibilities": []any{}}) {
-			t.Fatalf("dump entry without links = %v", get(v, "0"))
+		if diff := cmp.Diff(obj{"domain_id": "MLA-BIG", "main": true, "compatibilities": []any{}}, get(v, "0")); diff != "" {
+			t.Fatalf("dump entry without links (-want +got):\n%s", diff)
 		}
 		a.Do("GET", "/catalog/dumps/domains/XXX/compatibilities", nil, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "invalid site_id XXX", "site_id", "unknown site"))
 
@@ -72,12 +73,12 @@ func TestCatalogReads(t *testing.T) {
 		v = a.Do("GET", rv, nil, apptest.Bearer("")...).OK(t, 200)
 		want := obj{"attributes_values": []any{obj{"attribute_id": "POSITION", "values": []any{
 			obj{"value_id": "1", "value_name": "Delantera"}, obj{"value_id": "2", "value_name": "Trasera"}}}}}
-		if !reflect.DeepEqual(v, want) {
-			t.Fatalf("restriction values = %v", v)
+		if diff := cmp.Diff(want, v); diff != "" {
+			t.Fatalf("restriction values (-want +got):\n%s", diff)
 		}
 		v = a.Do("GET", "/catalog_compatibilities/restrictions/values?main_domain_id=MLA-TRUCKS&secondary_domain_id=MLA-CAR_SHOCK_ABSORBERS", nil, apptest.Bearer("")...).OK(t, 200)
-		if !reflect.DeepEqual(v, obj{"attributes_values": []any{}}) {
-			t.Fatalf("unlinked restriction values = %v", v)
+		if diff := cmp.Diff(obj{"attributes_values": []any{}}, v); diff != "" {
+			t.Fatalf("unlinked restriction values (-want +got):\n%s", diff)
 		}
 		a.Do("GET", "/catalog_compatibilities/restrictions/values?main_domain_id=MLA-CARS_AND_VANS", nil, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "required fields are incomplete", "main_domain_id", "main_domain_id and secondary_domain_id are required"))
 		a.Do("GET", "/catalog_compatibilities/restrictions/values?main_domain_id=MLA-X&secondary_domain_id=MLA-CAR_SHOCK_ABSORBERS", nil, apptest.Bearer("")...).Is(t, 404, apptest.Err(404, "not_found", "domain MLA-X not found"))
@@ -177,8 +178,8 @@ func TestLimitsAtTheEdge(t *testing.T) {
 		// 200 products exactly, family included.
 		v := a.Do("POST", items, obj{"products": odd(75), "products_families": []any{
 			obj{"domain_id": "MLA-BIG", "attributes": []any{obj{"id": "VEHICLE_YEAR", "value_id": "0"}}}}}, apptest.Bearer(seller)...).OK(t, 200)
-		if !reflect.DeepEqual(v, obj{"created_compatibilities_count": float64(200)}) {
-			t.Fatalf("200 = %v", v)
+		if diff := cmp.Diff(obj{"created_compatibilities_count": float64(200)}, v); diff != "" {
+			t.Fatalf("200 (-want +got):\n%s", diff)
 		}
 		l := a.Do("GET", items, nil, apptest.Bearer(seller)...).OK(t, 200)
 		if get(l, "catalog_compatibilities_count") != float64(200) || len(get(l, "products").([]any)) != 200 {
@@ -186,8 +187,8 @@ func TestLimitsAtTheEdge(t *testing.T) {
 		}
 		// 10 domains exactly on another item.
 		v = a.Do("POST", "/items/MLA1104/compatibilities", obj{"products": ids(400, 1, 11)}, apptest.Bearer(seller)...).OK(t, 200)
-		if !reflect.DeepEqual(v, obj{"created_compatibilities_count": float64(10)}) {
-			t.Fatalf("10 domains = %v", v)
+		if diff := cmp.Diff(obj{"created_compatibilities_count": float64(10)}, v); diff != "" {
+			t.Fatalf("10 domains (-want +got):\n%s", diff)
 		}
 		// Update has no 10-domain rule: 11 domains update fine (those not on
 		// the item are 404, so add the 11th first).
@@ -239,16 +240,16 @@ func TestStateTable(t *testing.T) {
 		}
 		// none + POST products → has compatibilities; GET exception → false regardless.
 		v := a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101"}}, "products_group": []any{obj{"ids": []string{"MLA102", "MLA201"}}}}, apptest.Bearer(seller)...).OK(t, 200)
-		if !reflect.DeepEqual(v, obj{"created_compatibilities_count": float64(3)}) {
-			t.Fatalf("create = %v", v)
+		if diff := cmp.Diff(obj{"created_compatibilities_count": float64(3)}, v); diff != "" {
+			t.Fatalf("create (-want +got):\n%s", diff)
 		}
 		if v := a.Do("GET", items+"/exception", nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"has_exception": false}) {
 			t.Fatalf("exception with compatibilities = %v", v)
 		}
 		// Re-sent vehicles are not created twice.
 		v = a.Do("POST", items, obj{"products": []any{obj{"id": "MLA101"}, obj{"id": "MLA103"}}}, apptest.Bearer(seller)...).OK(t, 200)
-		if !reflect.DeepEqual(v, obj{"created_compatibilities_count": float64(1)}) {
-			t.Fatalf("re-create = %v", v)
+		if diff := cmp.Diff(obj{"created_compatibilities_count": float64(1)}, v); diff != "" {
+			t.Fatalf("re-create (-want +got):\n%s", diff)
 		}
 		// has compatibilities + universal → 400; + exception → 400.
 		a.Do("POST", items, obj{"universal": true}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "the item has compatibilities that must be removed first"))
@@ -260,8 +261,8 @@ func TestStateTable(t *testing.T) {
 		}
 		// none + universal → universal, count 1; list shows the top domains.
 		v = a.Do("POST", items, obj{"universal": true, "products": []any{}}, apptest.Bearer(seller)...).OK(t, 200)
-		if !reflect.DeepEqual(v, obj{"created_compatibilities_count": float64(1)}) {
-			t.Fatalf("universal = %v", v)
+		if diff := cmp.Diff(obj{"created_compatibilities_count": float64(1)}, v); diff != "" {
+			t.Fatalf("universal (-want +got):\n%s", diff)
 		}
 		v = a.Do("GET", items, nil, apptest.Bearer(seller)...).OK(t, 200)
 		if get(v, "catalog_compatibilities_count") != float64(0) || get(v, "universal.domain_ids.0") != "MLA-CARS_AND_VANS" || len(get(v, "universal.domain_ids").([]any)) != 14 {
@@ -300,8 +301,8 @@ func TestExceptionErrors(t *testing.T) {
 		a.Do("POST", items+"/exception", obj{"comment": "  "}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "comment is required", "comment", "comment is required"))
 		a.Do("POST", items+"/exception", obj{"comment": strings.Repeat("ñ", compat.MaxExceptionComment+1)}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", fmt.Sprintf("comment has %d characters; at most %d are allowed", compat.MaxExceptionComment+1, compat.MaxExceptionComment), "comment", compat.ErrCommentTooLong.Message))
 		v := a.Do("POST", items+"/exception", obj{"comment": strings.Repeat("ñ", compat.MaxExceptionComment)}, apptest.Bearer(seller)...).OK(t, 200)
-		if !reflect.DeepEqual(v, obj{"has_exception": true}) {
-			t.Fatalf("exception = %v", v)
+		if diff := cmp.Diff(obj{"has_exception": true}, v); diff != "" {
+			t.Fatalf("exception (-want +got):\n%s", diff)
 		}
 		a.Do("POST", items+"/exception", obj{"comment": "again"}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "the item already has an exception"))
 		if v := a.Do("GET", "/items/MLA1104/compatibilities/exception", nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"has_exception": false}) {
@@ -330,8 +331,8 @@ func TestReadsUpdatesAndDeletes(t *testing.T) {
 			"restrictions": []any{obj{"attribute_id": "POSITION", "attribute_code": float64(1), "attribute_values": []any{obj{"values": []any{
 				obj{"value_id": "2", "value_name": "Trasera", "value_code": float64(2)}}}}}},
 			"reputation": obj{"level": "GREEN", "total_claims": float64(0)}}
-		if !reflect.DeepEqual(first, wantFirst) {
-			t.Fatalf("extended entry = %v\nwant %v", first, wantFirst)
+		if diff := cmp.Diff(wantFirst, first); diff != "" {
+			t.Fatalf("extended entry (-want +got):\n%s", diff)
 		}
 		if get(l, "products.1.creation_source") != "ITEM_SUGGESTIONS" || get(l, "products.1.catalog_product_id") != "MLA103" {
 			t.Fatalf("family entry = %v", get(l, "products.1"))
@@ -361,8 +362,8 @@ func TestReadsUpdatesAndDeletes(t *testing.T) {
 		v := a.Do("PUT", items, obj{"update": obj{"products": []any{obj{"id": "MLA101", "note": "", "restrictions": []any{}}}}}, apptest.Bearer(seller)...).OK(t, 200)
 		want := obj{"update": obj{"products": []any{obj{"id": "MLA101", "note": "", "restrictions": []any{}}}}, "universal": false,
 			"created_compatibilities_count": float64(0), "updated_compatibilities_count": float64(1), "deleted_compatibilities": []any{}}
-		if !reflect.DeepEqual(v, want) {
-			t.Fatalf("put = %v\nwant %v", v, want)
+		if diff := cmp.Diff(want, v); diff != "" {
+			t.Fatalf("put (-want +got):\n%s", diff)
 		}
 		one = a.Do("GET", items+"/"+id, nil, apptest.Bearer(seller)...).OK(t, 200)
 		if get(one, "note") != "" || get(one, "note_status") != "NONE" || len(get(one, "restrictions").([]any)) != 0 {
@@ -392,15 +393,15 @@ func TestReadsUpdatesAndDeletes(t *testing.T) {
 			obj{"item_id": "MLA1100", "item_title": "Item MLA1100", "compatibilities_count": float64(2), "compatibilities_claims_count": float64(0), "notes_count": float64(0), "restrictions_count": float64(0)},
 			obj{"item_id": "MLA1104", "item_title": "Item MLA1104", "compatibilities_count": float64(0), "compatibilities_claims_count": float64(0), "notes_count": float64(0), "restrictions_count": float64(0)},
 		}
-		if !reflect.DeepEqual(s, wantS) {
-			t.Fatalf("summary = %v", s)
+		if diff := cmp.Diff(wantS, s); diff != "" {
+			t.Fatalf("summary (-want +got):\n%s", diff)
 		}
 		a.Do("POST", "/items/compatibilities_summary", obj{"domain_id": "MLA-CARS_AND_VANS", "items": []string{}}, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "required fields are incomplete", "items", "items are required"))
 		a.Do("POST", "/items/compatibilities_summary", obj{"domain_id": "MLA-CARS_AND_VANS", "items": []string{"MLA777"}}, apptest.Bearer(seller)...).Is(t, 404, apptest.Err(404, "not_found", "item MLA777 not found"))
 		// Delete one.
 		v = a.Do("DELETE", items+"/"+id, nil, apptest.Bearer(seller)...).OK(t, 200)
-		if !reflect.DeepEqual(v, obj{"deleted_compatibilities": []any{id}}) {
-			t.Fatalf("delete one = %v", v)
+		if diff := cmp.Diff(obj{"deleted_compatibilities": []any{id}}, v); diff != "" {
+			t.Fatalf("delete one (-want +got):\n%s", diff)
 		}
 		a.Do("DELETE", items+"/"+id, nil, apptest.Bearer(seller)...).Is(t, 404, apptest.Err(404, "not_found", "compatibility "+id+" not found"))
 		// Item read (the world's): HAS_COMPATIBILITIES follows the rows.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hibiken/asynq"
 
 	"github.com/feria/feria/test/apptest"
@@ -64,8 +65,8 @@ func TestSnapshotsAndReputation(t *testing.T) {
 			"user_selection":        obj{"label_values": []any{obj{"label": "Marca", "value_name": "Ford", "values": []any{obj{"attribute_id": "BRAND", "value_id": "9909"}}}}},
 			"compatibility_status":  obj{"compatibility": "CONFIRMED", "compatibility_id": id},
 			"compatibility_deleted": false, "date_created": created, "date_updated": created}
-		if !reflect.DeepEqual(v, want) {
-			t.Fatalf("confirmed = %v\nwant %v", v, want)
+		if diff := cmp.Diff(want, v); diff != "" {
+			t.Fatalf("confirmed (-want +got):\n%s", diff)
 		}
 		v = a.Do("GET", snap+"9004", nil, apptest.Bearer(seller)...).OK(t, 200)
 		if get(v, "compatibility_status") == nil || !reflect.DeepEqual(get(v, "compatibility_status"), obj{"compatibility": "INCOMPATIBLE"}) || get(v, "product_id") != "MLA102" ||

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/feria/feria/adapters/redisstore"
@@ -109,8 +110,8 @@ func TestResetOnlyOwnKeysAndTTL(t *testing.T) {
 				"feria:contacts:{i:MLA1}:q:d:" + m, "feria:contacts:{i:MLA1}:q:h:" + d, "feria:contacts:{i:MLA1}:q:m:" + y, "feria:contacts:{i:MLA1}:q:t:" + d,
 				"feria:contacts:{u:3}:q:d:" + m, "feria:contacts:{u:3}:q:h:" + d, "feria:contacts:{u:3}:q:m:" + y, "feria:contacts:{u:3}:q:t:" + d,
 			}
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("keys = %v, want %v", got, want)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("keys (-want +got):\n%s", diff)
 			}
 			// A record lives the retention; a day's keys and its month's
 			// hash the retention after the month ends, all at one instant;

@@ -3,7 +3,6 @@ package brandssvc_test
 import (
 	"context"
 	"errors"
-	"reflect"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/ports/accountport/accountporttest"
 	"github.com/feria/feria/ports/brandsport/brandsporttest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // users knows 123 and 789; 500 fails as a broken backend would.
@@ -81,16 +81,16 @@ func TestPutBrand(t *testing.T) {
 		want := brands.Brand{ID: 5001, SiteID: "MLA", Name: "Ácme  Parts", FantasyName: "Ácme  Parts", NormalizedName: brands.NormalizeName("Ácme  Parts"),
 			Type: "normal", Status: "active", Users: []int64{123}, Pictures: []brands.Picture{}, CategoriesIDs: []string{"MLA1747"},
 			MainCategories: []brands.CategoryRef{{ID: "MLA1747"}}, Tags: []string{}, DateCreated: t0, LastUpdated: t0}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("brand:\n got %#v\nwant %#v", got, want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("brand (-want +got):\n%s", diff)
 		}
 		c.At = t0.Add(time.Hour)
 		again, err := s.PutBrand(ctx, body())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(again, want) {
-			t.Errorf("same body again changed the brand:\n got %#v\nwant %#v", again, want)
+		if diff := cmp.Diff(want, again); diff != "" {
+			t.Errorf("same body again changed the brand (-want +got):\n%s", diff)
 		}
 		changed := body()
 		changed.RelevancePosition = 2

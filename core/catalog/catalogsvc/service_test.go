@@ -17,6 +17,7 @@ import (
 	"github.com/feria/feria/ports/catalogport"
 	"github.com/feria/feria/ports/catalogport/catalogporttest"
 	"github.com/feria/feria/ports/webhooksport/webhooksporttest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // users knows seller 123 of MLA and seller 200 of MLB; any other id is
@@ -108,8 +109,8 @@ func TestPutItem(t *testing.T) {
 		}
 		// The view answers the computed tag: the category requires
 		// compatibilities and the item has none.
-		if !reflect.DeepEqual(v.Tags, []string{"good_quality_thumbnail", catalog.TagIncomplete}) {
-			t.Errorf("view tags: %v", v.Tags)
+		if diff := cmp.Diff([]string{"good_quality_thumbnail", catalog.TagIncomplete}, v.Tags); diff != "" {
+			t.Errorf("view tags (-want +got):\n%s", diff)
 		}
 		if !got.DateCreated.Equal(t0) || !got.LastUpdated.Equal(t0) {
 			t.Errorf("dates: %v %v", got.DateCreated, got.LastUpdated)
@@ -120,8 +121,8 @@ func TestPutItem(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(again, v) {
-			t.Errorf("re-put changed the item:\n got %+v\nwant %+v", again, v)
+		if diff := cmp.Diff(v, again); diff != "" {
+			t.Errorf("re-put changed the item (-want +got):\n%s", diff)
 		}
 		// A change keeps date_created and moves last_updated.
 		it.Price = 90

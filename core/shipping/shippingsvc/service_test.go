@@ -14,6 +14,7 @@ import (
 	"github.com/feria/feria/ports/accountport/accountporttest"
 	"github.com/feria/feria/ports/shippingport"
 	"github.com/feria/feria/ports/shippingport/shippingporttest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // world is a fake of the catalog reads that counts them.
@@ -267,8 +268,8 @@ func TestItemsCost(t *testing.T) {
 		{ItemID: "MLA1", Quote: shipping.Quote{CurrencyID: "ARS", BillableWeight: 1200, Gross: 950000, Rate: "0.5", Promoted: 475000, ListCost: 475000, DiscountType: "loyal"}},
 		{ItemID: "MLA2", Quote: shipping.Quote{CurrencyID: "ARS", BillableWeight: 800, Gross: 520000, Rate: "0.4", Promoted: 208000, ListCost: 312000, DiscountType: "loyal"}},
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("ItemsCost =\n %+v\nwant\n %+v", got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ItemsCost (-want +got):\n%s", diff)
 	}
 	if want := map[string]int{"Parcels": 1, "Categories": 1, "Users": 1}; !reflect.DeepEqual(w.calls, want) || rates.Reads != 1 {
 		t.Errorf("reads %v and %d rate reads, want %v and 1", w.calls, rates.Reads, want)
