@@ -21,6 +21,7 @@ import (
 	"github.com/feria/feria/adapters/jobqueue"
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/worlds"
 	"github.com/feria/feria/docs"
 	"github.com/feria/feria/ports/sandboxport"
 )
@@ -70,6 +71,9 @@ func NewHTTP(d *Deps) *fiber.App {
 	// default world's middlewares (ids, log, journal, controls) sees it.
 	if d.worlds != nil {
 		app.Use(d.worlds.serve)
+	}
+	if d.World != "" {
+		app.Use(httpapi.WithBase(worlds.BasePath(d.World)))
 	}
 	app.Use(httpapi.RequestIDs())
 	app.Use(httpapi.AccessLog(d.Log, httpapi.NewMetrics(d.Registry), onError))

@@ -140,3 +140,21 @@ func AccessLog(log *slog.Logger, m *Metrics, onError fiber.ErrorHandler) fiber.H
 		return nil
 	}
 }
+
+const baseKey = "httpapi.base"
+
+// WithBase makes Base answer base for every request of the app: a world's
+// base path, which every URL the service writes for it carries.
+func WithBase(base string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		c.Locals(baseKey, base)
+		return c.Next()
+	}
+}
+
+// Base is what leads the paths of the URLs an answer writes: empty in the
+// default world.
+func Base(c *fiber.Ctx) string {
+	b, _ := c.Locals(baseKey).(string)
+	return b
+}

@@ -161,7 +161,7 @@ func authorize(svc accountport.Service) fiber.Handler {
 			}
 			c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 			c.Set("Cache-Control", "no-store")
-			return consentPage.Execute(c.Response().BodyWriter(), pageData{Consent: consent, Request: r})
+			return consentPage.Execute(c.Response().BodyWriter(), pageData{Consent: consent, Request: r, Base: httpapi.Base(c)})
 		}
 		userID, err := strconv.ParseInt(raw, 10, 64)
 		if err != nil || userID <= 0 {
@@ -176,6 +176,8 @@ func authorize(svc accountport.Service) fiber.Handler {
 }
 
 type pageData struct {
+	// Base leads the page's own URL: a world's base path, or nothing.
+	Base string
 	account.Consent
 	Request account.AuthRequest
 }
@@ -189,7 +191,7 @@ var consentPage = template.Must(template.New("consent").Parse(`<!doctype html>
 <body>
 <h1>Authorize {{.AppName}}</h1>
 <p>Application {{.AppID}} asks to access your account (sandbox users of site {{.SiteID}}).</p>
-<form method="get" action="/authorization">
+<form method="get" action="{{.Base}}/authorization">
 <input type="hidden" name="response_type" value="{{.Request.ResponseType}}">
 <input type="hidden" name="client_id" value="{{.Request.ClientID}}">
 <input type="hidden" name="redirect_uri" value="{{.Request.RedirectURI}}">

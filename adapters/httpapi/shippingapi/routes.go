@@ -48,7 +48,7 @@ func Routes(r fiber.Router, svc shippingport.Service) {
 	// that, and where to go, whatever the id.
 	r.Get("/categories/:category_id/shipping", shape, func(c *fiber.Ctx) error {
 		successor := "/categories/" + c.Params("category_id") + "/shipping_preferences"
-		c.Set(fiber.HeaderLink, "<"+successor+`>; rel="successor-version"`)
+		c.Set(fiber.HeaderLink, "<"+httpapi.Base(c)+successor+`>; rel="successor-version"`)
 		return errRemoved.Withf("resource %s was removed on 2020-05-30; use %s", c.Path(), successor)
 	})
 	r.Get("/users/:user_id/shipping_options/free", shape, func(c *fiber.Ctx) error {

@@ -55,6 +55,14 @@ func TestWorldServesTheAPIApart(t *testing.T) {
 			t.Errorf("the default world answers %s\nworld a answers %s", root.Body, item.Body)
 		}
 
+		// The URLs the service writes carry the world's base.
+		if r := in("a", "", "GET", "/categories/MLA1747/shipping", nil); r.Header.Get("Link") != `</worlds/a/categories/MLA1747/shipping_preferences>; rel="successor-version"` {
+			t.Errorf("world a's Link: %q", r.Header.Get("Link"))
+		}
+		if r := a.Do("GET", "/categories/MLA1747/shipping", nil); r.Header.Get("Link") != `</categories/MLA1747/shipping_preferences>; rel="successor-version"` {
+			t.Errorf("the default world's Link: %q", r.Header.Get("Link"))
+		}
+
 		// Keys: each world's opens its own sandbox only.
 		unauthorized := apptest.Err(401, "unauthorized", "missing or wrong X-Sandbox-Key header")
 		for _, k := range []string{keyB, apptest.SandboxKey, ""} {
