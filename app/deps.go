@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/feria/feria/adapters/httpapi"
+	"github.com/feria/feria/adapters/httpapi/controlapi"
 	"github.com/feria/feria/adapters/jobqueue"
 	"github.com/feria/feria/adapters/redisstore/controlredis"
 	"github.com/feria/feria/adapters/sqlstore"
@@ -22,9 +23,11 @@ import (
 	"github.com/feria/feria/adapters/sqlstore/outboxdb"
 	"github.com/feria/feria/adapters/sqlstore/worldsdb"
 	"github.com/feria/feria/core/account/accountsvc"
+	"github.com/feria/feria/core/control"
 	"github.com/feria/feria/core/control/controlsvc"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/worlds/worldssvc"
+	"github.com/feria/feria/docs"
 	"github.com/feria/feria/ports/accountport"
 	"github.com/feria/feria/ports/blobport"
 	"github.com/feria/feria/workers"
@@ -61,6 +64,9 @@ type Deps struct {
 	// Worlds is the worlds' lifecycle (the default world's sandbox serves
 	// it); nil in a world.
 	Worlds *worldssvc.Service
+	// Operations are the public API's operations, read once from the
+	// contract document: the coverage counts by them.
+	Operations *control.Operations
 	// worlds serves /worlds/{name}/...: the default world's only.
 	worlds  *worldHost
 	Modules []Module
@@ -119,7 +125,13 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	var ctl redis.UniversalClient
 	if b.root != nil {
 		ctl = b.root.ControlsRedis
+		d.Operations = b.root.Operations
 	} else {
+		ops, err := controlapi.Operations(docs.OpenAPI)
+		if err != nil {
+			return nil, err
+		}
+		d.Operations = control.NewOperations(ops)
 		ctl = controlRedis(b.redis)
 		d.closers = append(d.closers, func() { ctl.Close() })
 	}
@@ -127,7 +139,7 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	prefix := d.keys(controlredis.DefaultPrefix)
 	d.Controls = controlsvc.New(controlsvc.Deps{Rules: controlredis.NewRules(ctl, prefix),
 		Limiter: controlredis.NewLimiter(ctl, prefix), Journal: controlredis.NewJournal(ctl, prefix),
-		Defaults: cfg.RateLimits})
+		Defaults: cfg.RateLimits, Operations: d.Operations, Clock: clock})
 	if b.root == nil {
 		reg := worldsdb.New(b.db)
 		d.worlds = &worldHost{root: d, b: b, reg: reg, live: map[string]*liveWorld{}, order: list.New(), max: liveWorlds}

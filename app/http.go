@@ -65,7 +65,7 @@ func NewHTTP(d *Deps) *fiber.App {
 		WriteTimeout:                 60 * time.Second,
 		IdleTimeout:                  120 * time.Second,
 	})
-	controls := controlapi.New(controlapi.Config{Service: d.Controls, Auth: d.Auth, Log: d.Log,
+	controls := controlapi.New(controlapi.Config{Service: d.Controls, Auth: d.Auth, Log: d.Log, Operations: d.Operations,
 		Registry: d.Registry, OnError: onError, Sandbox: d.Config.SandboxKey != ""})
 	// A world's request is its world's from the first byte: none of the
 	// default world's middlewares (ids, log, journal, controls) sees it.

@@ -26,6 +26,7 @@ const Usage = `usage: feria <command>
   all      the API and the workers in one process (migrates first)
   migrate  apply database migrations and exit
   health   exit 0 when the API of this environment's HTTP_ADDR answers /health/live (a container's health check)
+  coverage --base URL --key KEY [--min-operations N]: what a sandbox's public API was asked, and its gaps
   help     this text and every environment variable (also -h, --help)`
 
 // EmbeddedMemoryLimit is the embedded mode's soft memory limit
@@ -37,6 +38,9 @@ const EmbeddedMemoryLimit = 150 << 20
 // command is asked for (help, the sandbox key the embedded mode made),
 // stderr the log.
 func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "coverage" {
+		return coverage(ctx, args[1:], stdout)
+	}
 	cmd, err := command(args, stdout)
 	if err != nil || cmd == "" {
 		return err

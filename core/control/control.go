@@ -110,6 +110,24 @@ type Entry struct {
 	// FaultID names the fault rule that answered the request (a field
 	// docs/sandbox.md does not name: "a matched rule shows in the journal").
 	FaultID *int64 `json:"fault_id"`
+	// Operation is the contract's operation that served the request
+	// (Operation.Key; "" when none did) and RateLimited whether a rate
+	// limit refused it: what its coverage counts, not shown in the journal.
+	Operation   string `json:"-"`
+	RateLimited bool   `json:"-"`
+	// Counted is the service clock when the entry was recorded: the
+	// coverage's start when it is the first counted since the beginning.
+	Counted time.Time `json:"-"`
+}
+
+// Tally is how the entry counts in the coverage; false when no operation
+// of the contract served it (docs/sandbox.md: such a request is in the
+// journal only).
+func (e Entry) Tally() (Tally, bool) {
+	if e.Operation == "" {
+		return Tally{}, false
+	}
+	return Tally{Op: e.Operation, Status: e.Status, Faulted: e.FaultID != nil, RateLimited: e.RateLimited}, true
 }
 
 // Filter selects journal entries: Method, Path and Status exact when set.

@@ -6,6 +6,7 @@ package controlport
 
 import (
 	"context"
+	"time"
 
 	"github.com/feria/feria/core/control"
 )
@@ -34,11 +35,16 @@ type Service interface {
 	// caller names whom it counts for and is called only when a limit
 	// matches (it may authenticate). No matching limit: allowed.
 	Allow(ctx context.Context, rules Snapshot, method, path string, caller func() string) (Limited, error)
-	// Record writes a request to the journal.
+	// Record writes a request to the journal and counts it in the
+	// coverage.
 	Record(ctx context.Context, e control.Entry) error
+	// Coverage is what the public API was asked since the last reset, for
+	// every operation of the contract.
+	Coverage(ctx context.Context) (control.Coverage, error)
 
-	// Reset removes the fault rules and the journal and puts the default
-	// rate limits back, with fresh counts (DELETE /sandbox).
+	// Reset removes the fault rules, the journal and the coverage counts
+	// and puts the default rate limits back, with fresh counts (DELETE
+	// /sandbox).
 	Reset(ctx context.Context) error
 }
 
@@ -96,13 +102,19 @@ type Limiter interface {
 	Reset(ctx context.Context) error
 }
 
-// Journal keeps the last control.JournalSize public requests, shared by
-// every instance.
+// Journal keeps the last control.JournalSize public requests and the
+// coverage counts of every request since the last reset, shared by every
+// instance.
 type Journal interface {
-	// Append writes one entry: on every public request's path, one
-	// round trip.
+	// Append writes one entry and counts its Tally, if it has one: on
+	// every public request's path, one round trip for both.
 	Append(ctx context.Context, e control.Entry) error
 	// List returns the entries kept, newest first.
 	List(ctx context.Context) ([]control.Entry, error)
-	Reset(ctx context.Context) error
+	// Counts returns the coverage counts by control.Tally field and since
+	// when they are kept: the last reset's instant, or before any reset
+	// the first entry counted (zero when none was).
+	Counts(ctx context.Context) (map[string]int64, time.Time, error)
+	// Reset removes the entries and the counts; counting starts afresh at.
+	Reset(ctx context.Context, at time.Time) error
 }

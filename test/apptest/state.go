@@ -56,10 +56,11 @@ func (a *App) State(t testing.TB) State {
 		t.Fatalf("apptest: redis keys: %v", err)
 	}
 	for _, k := range keys {
-		// The request journal and the rate limits' counters record every
-		// request, refused or failed ones too (docs/sandbox.md): not a change a
-		// request makes to the world.
-		if strings.HasPrefix(k, controlredis.DefaultPrefix+"journal") || strings.Contains(k, controlredis.DefaultPrefix+"rl:") {
+		// The request journal, its coverage counts and the rate limits'
+		// counters record every request, refused or failed ones too
+		// (docs/sandbox.md): not a change a request makes to the world.
+		if strings.HasPrefix(k, controlredis.DefaultPrefix+"journal") || strings.HasPrefix(k, controlredis.DefaultPrefix+"coverage") ||
+			strings.Contains(k, controlredis.DefaultPrefix+"rl:") {
 			continue
 		}
 		s["redis "+k] = redisValue(t, a.Deps.Redis, k)

@@ -1,12 +1,13 @@
 // Package controlapi serves the sandbox's test controls (docs/sandbox.md
 // "Faults, rate limits and the request journal"): two middlewares on every
-// public request (the journal around everything, then the guard that
-// applies fault rules and rate limits before the route) and the
-// /sandbox/faults, /sandbox/rate_limits and /sandbox/requests routes.
+// public request (the journal around everything, counting the request in
+// the coverage, then the guard that applies fault rules and rate limits
+// before the route) and the /sandbox/faults, /sandbox/rate_limits,
+// /sandbox/requests and /sandbox/coverage routes.
 //
 // Cost on a public request when no rule matches: a share of one GET (the
-// rules' version) before the route and of one pipelined LPUSH+LTRIM after
-// it, each sent once for every request waiting at that moment
+// rules' version) before the route and of one pipelined LPUSH+LTRIM (and
+// the coverage's HINCRBY) after it, each sent once for every request waiting at that moment
 // (controlredis's group commit: alone, a request waits for a round trip of
 // its own; under load one round trip serves many); a matching rate limit
 // adds its GCRA script, a matching fault rule its use.
@@ -39,6 +40,8 @@ type Config struct {
 	Log     *slog.Logger
 	// Registry receives the controls' metrics.
 	Registry prometheus.Registerer
+	// Operations name the operation a request reached, for its coverage.
+	Operations *control.Operations
 	// OnError renders a route's error, so that the journal knows the
 	// final status.
 	OnError fiber.ErrorHandler
@@ -81,7 +84,10 @@ func New(cfg Config) *Controls {
 	return &Controls{cfg: cfg, m: m}
 }
 
-const faultKey = "controlapi.fault"
+const (
+	faultKey   = "controlapi.fault"
+	limitedKey = "controlapi.limited"
+)
 
 // rawPath is the path as the client sent it, without its query: what
 // rules match and the journal shows.
@@ -124,6 +130,10 @@ func (x *Controls) Journal() fiber.Handler {
 		if id, ok := c.Locals(faultKey).(int64); ok {
 			e.FaultID = &id
 		}
+		if op, ok := x.cfg.Operations.Match(e.Method, path); ok {
+			e.Operation = op.Key()
+		}
+		e.RateLimited, _ = c.Locals(limitedKey).(bool)
 		if err := x.cfg.Service.Record(c.UserContext(), e); err != nil {
 			x.unavailable(c, "journal", err)
 		}
@@ -173,6 +183,7 @@ func (x *Controls) Guard(app *fiber.App) fiber.Handler {
 		}
 		if !lim.Allowed {
 			x.m.limited.WithLabelValues(methodLabel(lim.Rule.Method), lim.Rule.Path).Inc()
+			c.Locals(limitedKey, true)
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(lim.RetryAfterSeconds()))
 			c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 			return c.Status(fiber.StatusTooManyRequests).SendString(control.TooManyRequests)

@@ -9,7 +9,7 @@ import (
 
 // What the controls cost a public request in Redis round trips: with no
 // rule matching, one GET (the rules' version) and one pipeline (the
-// journal's LPUSH+LTRIM); a matching limit adds its GCRA script, a matching
+// journal's LPUSH+LTRIM and the coverage's HINCRBY); a matching limit adds its GCRA script, a matching
 // fault its use; a change of the rules makes the next request read them
 // again (one MULTI).
 func TestRoundTrips(t *testing.T) {

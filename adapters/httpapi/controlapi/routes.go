@@ -24,6 +24,7 @@ func SandboxRoutes(r fiber.Router, svc controlport.Service) {
 	r.Get("/rate_limits", h.rateLimits)
 	r.Put("/rate_limits", h.setRateLimits)
 	r.Get("/requests", h.requests)
+	r.Get("/coverage", h.coverage)
 }
 
 // controls are the handlers of the /sandbox controls.
@@ -116,6 +117,14 @@ func (h controls) requests(c *fiber.Ctx) error {
 	}
 	es, err := h.svc.Requests(c.UserContext(), f)
 	return listed(c, "requests", es, err)
+}
+
+func (h controls) coverage(c *fiber.Ctx) error {
+	cov, err := h.svc.Coverage(c.UserContext())
+	if err != nil {
+		return err
+	}
+	return c.JSON(cov)
 }
 
 // statusWords names an error status's error and message where the rule

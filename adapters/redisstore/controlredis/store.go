@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/go-redis/redis_rate/v10"
 	"github.com/google/uuid"
@@ -48,16 +49,20 @@ const DefaultPrefix = "feria:control:"
 // keys of one prefix.
 type keys struct {
 	ver, faults, used, times, seq, limits, gen, journal, limiter string
+	coverage, since                                              string
 }
 
 // keysOf names the keys of one prefix. The rules' keys carry the hash tag
 // {rules}: a Redis Cluster keeps them in one slot, which the MULTIs and the
-// use script, touching several of them at once, require.
+// use script, touching several of them at once, require. The journal's and
+// the coverage's keys are written by plain pipelines, which a cluster
+// splits by slot.
 func keysOf(prefix string) keys {
 	r := prefix + "{rules}:"
 	return keys{
 		ver: r + "ver", faults: r + "faults", used: r + "faults:used", times: r + "faults:times", seq: r + "faults:seq",
 		limits: r + "limits", gen: r + "limits:gen", journal: prefix + "journal", limiter: prefix + "rl:",
+		coverage: prefix + "coverage", since: prefix + "coverage:since",
 	}
 }
 
@@ -307,50 +312,82 @@ func (l *Limiter) Allow(ctx context.Context, key string, perMinute int) (control
 	return v, nil
 }
 
-// Journal implements controlport.Journal as a list capped at
-// control.JournalSize, newest first.
+// Journal implements controlport.Journal: the entries as a list capped at
+// control.JournalSize, newest first; the coverage as a hash of counts by
+// control.Tally field beside the instant they are kept since.
 type Journal struct {
 	rdb redis.UniversalClient
-	key string
+	k   keys
 	// writes pushes the entries of every request finishing at once.
-	writes group[[]byte, struct{}]
+	writes group[pending, struct{}]
+}
+
+// pending is an entry on its way: its JSON and its tally.
+type pending struct {
+	raw     []byte
+	tally   string // "" when it does not count
+	counted time.Time
 }
 
 var _ controlport.Journal = (*Journal)(nil)
 
 // NewJournal returns the journal kept under prefix.
 func NewJournal(rdb redis.UniversalClient, prefix string) *Journal {
-	j := &Journal{rdb: rdb, key: keysOf(prefix).journal}
-	j.writes.flush = func(ctx context.Context, raws [][]byte) (struct{}, error) {
-		args := make([]any, len(raws))
-		for i, raw := range raws {
-			args[i] = raw
-		}
-		_, err := j.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-			p.LPush(ctx, j.key, args...)
-			p.LTrim(ctx, j.key, 0, control.JournalSize-1)
-			return nil
-		})
-		return struct{}{}, err
-	}
+	j := &Journal{rdb: rdb, k: keysOf(prefix)}
+	j.writes.flush = j.flush
 	return j
 }
 
+// flush writes a batch in one round trip: one LPUSH of its entries and an
+// LTRIM, one HINCRBY per distinct tally, and the coverage's start when
+// nothing set it yet (SETNX).
+func (j *Journal) flush(ctx context.Context, batch []pending) (struct{}, error) {
+	raws := make([]any, len(batch))
+	tallies := map[string]int64{}
+	var first time.Time
+	for i, p := range batch {
+		raws[i] = p.raw
+		if p.tally != "" {
+			tallies[p.tally]++
+			if first.IsZero() {
+				first = p.counted
+			}
+		}
+	}
+	_, err := j.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.LPush(ctx, j.k.journal, raws...)
+		p.LTrim(ctx, j.k.journal, 0, control.JournalSize-1)
+		for f, n := range tallies {
+			p.HIncrBy(ctx, j.k.coverage, f, n)
+		}
+		if !first.IsZero() {
+			p.SetNX(ctx, j.k.since, first.UTC().Format(time.RFC3339Nano), 0)
+		}
+		return nil
+	})
+	return struct{}{}, err
+}
+
 // Append writes the entry with the others of requests finishing at once
-// (group): one pipelined LPUSH of them all and an LTRIM, a single round
-// trip, returning once it is answered; the list never holds more than
-// JournalSize entries for long, whatever the instances interleave.
+// (group): one pipelined LPUSH of them all, an LTRIM and their counts, a
+// single round trip, returning once it is answered; the list never holds
+// more than JournalSize entries for long, whatever the instances
+// interleave.
 func (j *Journal) Append(ctx context.Context, e control.Entry) error {
 	raw, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
-	_, err = j.writes.do(ctx, raw)
+	p := pending{raw: raw, counted: e.Counted}
+	if t, ok := e.Tally(); ok {
+		p.tally = t.Field()
+	}
+	_, err = j.writes.do(ctx, p)
 	return translate(err)
 }
 
 func (j *Journal) List(ctx context.Context) ([]control.Entry, error) {
-	raws, err := j.rdb.LRange(ctx, j.key, 0, control.JournalSize-1).Result()
+	raws, err := j.rdb.LRange(ctx, j.k.journal, 0, control.JournalSize-1).Result()
 	if err != nil {
 		return nil, translate(err)
 	}
@@ -365,6 +402,42 @@ func (j *Journal) List(ctx context.Context) ([]control.Entry, error) {
 	return out, nil
 }
 
-func (j *Journal) Reset(ctx context.Context) error {
-	return translate(j.rdb.Del(ctx, j.key).Err())
+func (j *Journal) Counts(ctx context.Context) (map[string]int64, time.Time, error) {
+	var all *redis.MapStringStringCmd
+	var since *redis.StringCmd
+	_, err := j.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		all = p.HGetAll(ctx, j.k.coverage)
+		since = p.Get(ctx, j.k.since)
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return nil, time.Time{}, translate(err)
+	}
+	counts := make(map[string]int64, len(all.Val()))
+	for f, v := range all.Val() {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, time.Time{}, fmt.Errorf("controlredis: stored coverage count %q: %w", f, err)
+		}
+		counts[f] = n
+	}
+	var at time.Time
+	if s := since.Val(); s != "" {
+		if at, err = time.Parse(time.RFC3339Nano, s); err != nil {
+			return nil, time.Time{}, fmt.Errorf("controlredis: stored coverage start: %w", err)
+		}
+	}
+	return counts, at, nil
+}
+
+// Reset empties the journal and the counts and dates the new start, in one
+// round trip.
+func (j *Journal) Reset(ctx context.Context, at time.Time) error {
+	_, err := j.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.Del(ctx, j.k.journal)
+		p.Del(ctx, j.k.coverage)
+		p.Set(ctx, j.k.since, at.UTC().Format(time.RFC3339Nano), 0)
+		return nil
+	})
+	return translate(err)
 }

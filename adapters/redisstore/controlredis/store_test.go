@@ -103,7 +103,8 @@ func TestRedisDown(t *testing.T) {
 		"Allow":        func() error { _, err := limiter.Allow(ctx, "k", 1); return err },
 		"Append":       func() error { return journal.Append(ctx, control.Entry{}) },
 		"List":         func() error { _, err := journal.List(ctx); return err },
-		"JournalReset": func() error { return journal.Reset(ctx) },
+		"JournalReset": func() error { return journal.Reset(ctx, time.Now()) },
+		"Counts":       func() error { _, _, err := journal.Counts(ctx); return err },
 	}
 	for name, call := range calls {
 		if err := call(); !errors.Is(err, controlredis.ErrUnavailable) {

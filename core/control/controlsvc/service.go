@@ -19,6 +19,11 @@ type Deps struct {
 	Rules   controlport.Rules
 	Limiter controlport.Limiter
 	Journal controlport.Journal
+	// Operations are the public API's operations, in the contract's
+	// order: the rows of the coverage.
+	Operations *control.Operations
+	// Clock dates a reset, from which the coverage counts.
+	Clock kernel.Clock
 	// Defaults are the rate limits in force until others are set; none:
 	// no limit.
 	Defaults []control.RateLimit
@@ -33,6 +38,8 @@ type Service struct {
 	limiter  controlport.Limiter
 	journal  controlport.Journal
 	defaults []control.RateLimit
+	ops      *control.Operations
+	clock    kernel.Clock
 	// roll draws a number in [0, 1) for a rule's probability.
 	roll func() float64
 }
@@ -47,7 +54,8 @@ func New(d Deps) *Service {
 	if roll == nil {
 		roll = rand.Float64
 	}
-	return &Service{rules: d.Rules, limiter: d.Limiter, journal: d.Journal, defaults: d.Defaults, roll: roll}
+	return &Service{rules: d.Rules, limiter: d.Limiter, journal: d.Journal, defaults: d.Defaults,
+		ops: d.Operations, clock: d.Clock, roll: roll}
 }
 
 func (s *Service) AddFault(ctx context.Context, in control.FaultInput) (control.Fault, error) {
@@ -147,7 +155,10 @@ func (s *Service) limits(rules controlport.Snapshot) []control.RateLimit {
 	return rules.Limits
 }
 
-func (s *Service) Record(ctx context.Context, e control.Entry) error { return s.journal.Append(ctx, e) }
+func (s *Service) Record(ctx context.Context, e control.Entry) error {
+	e.Counted = s.clock.Now()
+	return s.journal.Append(ctx, e)
+}
 
 func (s *Service) Reset(ctx context.Context) error {
 	if err := s.rules.Reset(ctx); err != nil {
@@ -156,5 +167,14 @@ func (s *Service) Reset(ctx context.Context) error {
 	if err := s.limiter.Reset(ctx); err != nil {
 		return err
 	}
-	return s.journal.Reset(ctx)
+	return s.journal.Reset(ctx, s.clock.Now())
+}
+
+// Coverage lists every operation of the contract with its counts.
+func (s *Service) Coverage(ctx context.Context) (control.Coverage, error) {
+	counts, since, err := s.journal.Counts(ctx)
+	if err != nil {
+		return control.Coverage{}, err
+	}
+	return control.BuildCoverage(s.ops.List(), counts, since), nil
 }

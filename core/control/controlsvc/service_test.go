@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/feria/feria/core/control"
+	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/kernel/kerneltest"
 	"github.com/feria/feria/ports/controlport"
 	"github.com/feria/feria/ports/controlport/controlporttest"
@@ -23,7 +24,8 @@ type fixture struct {
 func newFixture() *fixture {
 	f := &fixture{rules: controlporttest.NewRules(), journal: controlporttest.NewJournal(), now: time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)}
 	limiter := controlporttest.NewLimiter(func() time.Time { return f.now })
-	f.svc = New(Deps{Rules: f.rules, Limiter: limiter, Journal: f.journal,
+	ops := control.NewOperations([]control.Operation{{Method: "GET", Path: "/items/{item_id}", Area: "items"}})
+	f.svc = New(Deps{Rules: f.rules, Limiter: limiter, Journal: f.journal, Operations: ops, Clock: kernel.ClockFunc(func() time.Time { return f.now }),
 		Defaults: []control.RateLimit{{Method: kerneltest.Ptr("POST"), Path: "/limited", PerMinute: 2}}, Roll: func() float64 { return f.draw }})
 	return f
 }
@@ -234,5 +236,40 @@ func TestJournal(t *testing.T) {
 	}
 	if got, _ := f.svc.Faults(ctx); len(got) != 0 {
 		t.Errorf("faults after reset: %+v", got)
+	}
+}
+
+// The coverage lists every operation of the contract, counts what the
+// journal counted, and starts afresh at a reset, dated by the service
+// clock.
+func TestCoverageCountsSinceTheReset(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture()
+	rec := func(status int, faulted bool) {
+		e := control.Entry{At: time.Now(), Method: "GET", Path: "/items/MLA1", Status: status, Operation: "GET /items/{item_id}"}
+		if faulted {
+			e.FaultID = kerneltest.Ptr(int64(1))
+		}
+		if err := f.svc.Record(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec(200, false)
+	rec(503, true)
+	cov, err := f.svc.Coverage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := cov.Operations[0]
+	if !cov.Since.Equal(f.now) || op.Calls != 2 || op.Faulted != 1 || op.Statuses["200"] != 1 || op.Statuses["503"] != 1 ||
+		cov.Summary != (control.CoverageSummary{Operations: 1, Called: 1, WithErrorSeen: 1}) {
+		t.Errorf("coverage %+v", cov)
+	}
+	f.now = f.now.Add(time.Hour)
+	if err := f.svc.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if cov, _ = f.svc.Coverage(ctx); !cov.Since.Equal(f.now) || cov.Operations[0].Calls != 0 || cov.Summary.Called != 0 {
+		t.Errorf("after the reset %+v", cov)
 	}
 }

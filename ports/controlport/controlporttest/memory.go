@@ -5,6 +5,7 @@ package controlporttest
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -134,6 +135,8 @@ func (l *Limiter) Reset(context.Context) error {
 type Journal struct {
 	mu      sync.Mutex
 	entries []control.Entry // newest first
+	counts  map[string]int64
+	since   time.Time
 }
 
 var _ controlport.Journal = (*Journal)(nil)
@@ -148,7 +151,22 @@ func (j *Journal) Append(_ context.Context, e control.Entry) error {
 	if len(j.entries) > control.JournalSize {
 		j.entries = j.entries[:control.JournalSize]
 	}
+	if t, ok := e.Tally(); ok {
+		if j.counts == nil {
+			j.counts = map[string]int64{}
+		}
+		j.counts[t.Field()]++
+		if j.since.IsZero() {
+			j.since = e.Counted
+		}
+	}
 	return nil
+}
+
+func (j *Journal) Counts(context.Context) (map[string]int64, time.Time, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return maps.Clone(j.counts), j.since, nil
 }
 
 func (j *Journal) List(context.Context) ([]control.Entry, error) {
@@ -157,9 +175,9 @@ func (j *Journal) List(context.Context) ([]control.Entry, error) {
 	return slices.Clone(j.entries), nil
 }
 
-func (j *Journal) Reset(context.Context) error {
+func (j *Journal) Reset(_ context.Context, at time.Time) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.entries = nil
+	j.entries, j.counts, j.since = nil, nil, at
 	return nil
 }

@@ -337,7 +337,7 @@ func TestJournal(t *testing.T, open func(t *testing.T) (a, b controlport.Journal
 				t.Errorf("List %s\nwant %s", js(got), js(want))
 			}
 		}
-		if err := b.Reset(ctx); err != nil {
+		if err := b.Reset(ctx, at); err != nil {
 			t.Fatal(err)
 		}
 		if got, _ := a.List(ctx); len(got) != 0 {
@@ -354,6 +354,40 @@ func TestJournal(t *testing.T, open func(t *testing.T) (a, b controlport.Journal
 		got, _ := a.List(ctx)
 		if len(got) != control.JournalSize || got[0].ID != fmt.Sprint("req-", control.JournalSize+4) || got[len(got)-1].ID != "req-5" {
 			t.Errorf("%d entries from %s to %s", len(got), got[0].ID, got[len(got)-1].ID)
+		}
+	})
+	t.Run("counts tallies since the first one, then since a reset", func(t *testing.T) {
+		a, b := open(t)
+		if counts, since, err := a.Counts(ctx); err != nil || len(counts) != 0 || !since.IsZero() {
+			t.Fatalf("empty: %v %v %v", counts, since, err)
+		}
+		uncounted := entry(0) // no operation served it
+		counted := entry(1)
+		counted.Operation, counted.Counted = "GET /items/{item_id}", at.Add(-time.Hour)
+		faulted := entry(2)
+		faulted.Operation, faulted.Status, faulted.FaultID = "GET /items/{item_id}", 503, kerneltest.Ptr(int64(4))
+		for i, e := range []control.Entry{uncounted, counted, counted, faulted} {
+			if err := []controlport.Journal{a, b}[i%2].Append(ctx, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		counts, since, err := b.Counts(ctx)
+		want := map[string]int64{"GET /items/{item_id}|200|": 2, "GET /items/{item_id}|503|f": 1}
+		if err != nil || js(counts) != js(want) || !since.Equal(counted.Counted) {
+			t.Errorf("Counts %v since %v (%v), want %v since %v", counts, since, err, want, counted.Counted)
+		}
+		reset := at.Add(time.Hour)
+		if err := a.Reset(ctx, reset); err != nil {
+			t.Fatal(err)
+		}
+		if counts, since, err := b.Counts(ctx); err != nil || len(counts) != 0 || !since.Equal(reset) {
+			t.Errorf("after Reset: %v since %v (%v)", counts, since, err)
+		}
+		if err := b.Append(ctx, counted); err != nil {
+			t.Fatal(err)
+		}
+		if counts, since, _ := a.Counts(ctx); counts["GET /items/{item_id}|200|"] != 1 || !since.Equal(reset) {
+			t.Errorf("counting after Reset: %v since %v", counts, since)
 		}
 	})
 }

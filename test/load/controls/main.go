@@ -67,12 +67,12 @@ func run(dbURL, redisURL string, duration time.Duration, rounds, conc int) error
 	defer rdb.Close()
 	forget := func() error { // the controls' keys, and nothing else of this Redis
 		for _, r := range []interface{ Reset(context.Context) error }{controlredis.NewRules(rdb, controlredis.DefaultPrefix),
-			controlredis.NewLimiter(rdb, controlredis.DefaultPrefix), controlredis.NewJournal(rdb, controlredis.DefaultPrefix)} {
+			controlredis.NewLimiter(rdb, controlredis.DefaultPrefix)} {
 			if err := r.Reset(ctx); err != nil {
 				return err
 			}
 		}
-		return nil
+		return controlredis.NewJournal(rdb, controlredis.DefaultPrefix).Reset(ctx, time.Now())
 	}
 	if err := forget(); err != nil {
 		return err
