@@ -128,19 +128,7 @@ var (
 )
 
 // CheckAnswerText validates an answer's text and returns it trimmed.
-func CheckAnswerText(text string) (string, error) {
-	t := strings.TrimSpace(text)
-	if t == "" {
-		return "", ErrBadRequest.With("text is required: the answer must not be empty")
-	}
-	if !utf8.ValidString(t) || strings.ContainsRune(t, 0) {
-		return "", ErrBadRequest.With("text must be valid UTF-8 without NUL characters")
-	}
-	if n := utf8.RuneCountInString(t); n > MaxAnswerText {
-		return "", ErrBadRequest.Withf("text is %d characters long; at most %d are allowed", n, MaxAnswerText)
-	}
-	return t, nil
-}
+func CheckAnswerText(text string) (string, error) { return checkText(text, "answer", MaxAnswerText) }
 
 // ErrForbidden is a caller acting on what is not theirs.
 var ErrForbidden = kernel.E(kernel.Permission, "forbidden", "forbidden")
@@ -150,16 +138,22 @@ var ErrQuestionNotFound = kernel.E(kernel.NotExist, "not_found", "question not f
 
 // CheckQuestionText validates a question's text and returns it trimmed.
 func CheckQuestionText(text string) (string, error) {
+	return checkText(text, "question", MaxQuestionText)
+}
+
+// checkText is the rule of a question's and an answer's text: not blank,
+// valid UTF-8 without NUL (the HTTP layer refuses these first; the rule
+// holds for any caller), at most max characters once trimmed.
+func checkText(text, what string, max int) (string, error) {
 	t := strings.TrimSpace(text)
 	if t == "" {
-		return "", ErrBadRequest.With("text is required: the question must not be empty")
+		return "", ErrBadRequest.With("text is required: the " + what + " must not be empty")
 	}
 	if !utf8.ValidString(t) || strings.ContainsRune(t, 0) {
-		// The HTTP layer refuses these first; the rule holds for any caller.
 		return "", ErrBadRequest.With("text must be valid UTF-8 without NUL characters")
 	}
-	if n := utf8.RuneCountInString(t); n > MaxQuestionText {
-		return "", ErrBadRequest.Withf("text is %d characters long; at most %d are allowed", n, MaxQuestionText)
+	if n := utf8.RuneCountInString(t); n > max {
+		return "", ErrBadRequest.Withf("text is %d characters long; at most %d are allowed", n, max)
 	}
 	return t, nil
 }
