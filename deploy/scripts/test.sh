@@ -80,6 +80,9 @@ export TEST_SECRETS_DIR="$(mktemp -d "${TMPDIR:-/tmp}/feria-secrets-XXXXXX")"
 testtmp=
 if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
 	testtmp="$(mktemp -d /dev/shm/feria-test-XXXXXX)"
+	# Open to every user, as /tmp is: the fault tests run PostgreSQL's
+	# initdb as the postgres user in a directory of their own below it.
+	chmod 1777 "$testtmp"
 fi
 # go test starts the packages' tests in the order named, two at a time on
 # two cores: the longest are named first so that the run does not end on
