@@ -110,6 +110,10 @@ type Entry struct {
 	// FaultID names the fault rule that answered the request (a field
 	// docs/sandbox.md does not name: "a matched rule shows in the journal").
 	FaultID *int64 `json:"fault_id"`
+	// Detail is the exchange itself (headers, bodies, the rate limit that
+	// refused it): kept in the journal and shown by the console, left out
+	// of GET /sandbox/requests' list.
+	Detail *Detail `json:"detail,omitempty"`
 	// Operation is the contract's operation that served the request
 	// (Operation.Key; "" when none did) and RateLimited whether a rate
 	// limit refused it: what its coverage counts, not shown in the journal.
@@ -130,11 +134,13 @@ func (e Entry) Tally() (Tally, bool) {
 	return Tally{Op: e.Operation, Status: e.Status, Faulted: e.FaultID != nil, RateLimited: e.RateLimited}, true
 }
 
-// Filter selects journal entries: Method, Path and Status exact when set.
+// Filter selects journal entries: Method, Path, Status and UserID exact
+// when set.
 type Filter struct {
 	Method string
 	Path   string
-	Status int // 0: any
+	Status int   // 0: any
+	UserID int64 // 0: any
 	Limit  int
 }
 
@@ -142,7 +148,8 @@ type Filter struct {
 func (f Filter) Keep(e Entry) bool {
 	return (f.Method == "" || e.Method == f.Method) &&
 		(f.Path == "" || e.Path == f.Path) &&
-		(f.Status == 0 || e.Status == f.Status)
+		(f.Status == 0 || e.Status == f.Status) &&
+		(f.UserID == 0 || e.UserID != nil && *e.UserID == f.UserID)
 }
 
 // Select returns the entries (newest first) that pass the filter, at most
@@ -165,6 +172,7 @@ var (
 	ErrInvalid       = kernel.E(kernel.Invalid, "bad_request", "invalid control rule")
 	ErrFaultNotFound = kernel.E(kernel.NotExist, "not_found", "fault rule not found")
 	ErrBadFilter     = kernel.E(kernel.Invalid, "bad_request", "invalid journal filter")
+	ErrEntryNotFound = kernel.E(kernel.NotExist, "not_found", "request not in the journal")
 )
 
 // TooManyRequests is the body of a rate limit's refusal: the same on every

@@ -69,13 +69,14 @@ func Public(path string) bool {
 // Masked is what the journal shows in place of an access token.
 const Masked = "***"
 
-// MaskQuery returns the query string as sent with the value of every
-// access_token parameter replaced by ***. Parameter names are compared
+// MaskQuery returns the query string (or a form body) as sent with the
+// value of every access_token, refresh_token, client_secret and code
+// parameter replaced by ***. Parameter names are compared
 // decoded (access%5Ftoken is the same parameter to the router); everything
 // else is kept byte for byte.
 func MaskQuery(q string) string {
-	if !strings.Contains(q, "_") && !strings.Contains(q, "%") {
-		return q // no parameter can be access_token: the common case, no copy
+	if !strings.Contains(q, "_") && !strings.Contains(q, "%") && !strings.Contains(q, "code") {
+		return q // no parameter can be a secret: the common case, no copy
 	}
 	var b strings.Builder
 	for i, pair := range strings.Split(q, "&") {
@@ -83,7 +84,7 @@ func MaskQuery(q string) string {
 			b.WriteByte('&')
 		}
 		name, _, hasValue := strings.Cut(pair, "=")
-		if hasValue && isAccessToken(name) {
+		if hasValue && isSecretParam(name) {
 			b.WriteString(name)
 			b.WriteString("=" + Masked)
 			continue
@@ -93,15 +94,19 @@ func MaskQuery(q string) string {
 	return b.String()
 }
 
-func isAccessToken(name string) bool {
-	if name == "access_token" {
+// secretParams are the parameters whose values the journal never keeps:
+// tokens, an application's secret and an authorization code.
+var secretParams = map[string]bool{"access_token": true, "refresh_token": true, "client_secret": true, "code": true}
+
+func isSecretParam(name string) bool {
+	if secretParams[name] {
 		return true
 	}
 	if !strings.ContainsAny(name, "%+") {
 		return false
 	}
 	n, err := url.QueryUnescape(name)
-	return err == nil && n == "access_token"
+	return err == nil && secretParams[n]
 }
 
 // CallerKey names whom a rate limit counts: the token's application when

@@ -23,7 +23,11 @@ type Service interface {
 	RateLimits(ctx context.Context) ([]control.RateLimit, error)
 	// SetRateLimits replaces the limits and forgets every count.
 	SetRateLimits(ctx context.Context, in []control.RateLimitInput) ([]control.RateLimit, error)
+	// Requests lists the journal's entries without their Detail.
 	Requests(ctx context.Context, f control.Filter) ([]control.Entry, error)
+	// Request is one entry with its Detail; control.ErrEntryNotFound when
+	// the journal does not hold it.
+	Request(ctx context.Context, id string) (control.Entry, error)
 
 	// Rules are the rules in force, read once per request.
 	Rules(ctx context.Context) (Snapshot, error)

@@ -130,6 +130,7 @@ func (a *App) verify() {
 		a.checkContract(a.t, x)
 	}
 	a.report()
+	a.dumpJournal()
 }
 
 // getOfHead is req, or a GET copy of a HEAD request: fiber answers HEAD

@@ -1,6 +1,7 @@
 package apptest
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -109,4 +110,30 @@ func recordValues(found ...string) {
 		secrets.seen[s] = true
 		fmt.Fprintln(secrets.list, s)
 	}
+}
+
+// dumpJournal writes what the instance's request journal stored, entry by
+// entry as Redis holds it, beside the logs, so that the secret scan also
+// reads every stored header and body.
+func (a *App) dumpJournal() {
+	if secretsDir() == "" || a.Deps.ControlsRedis == nil {
+		return
+	}
+	raws, err := a.Deps.ControlsRedis.LRange(context.Background(), "feria:control:journal", 0, -1).Result()
+	if err != nil || len(raws) == 0 {
+		return
+	}
+	var b strings.Builder
+	for _, raw := range raws {
+		b.WriteString(raw)
+		b.WriteByte('\n')
+	}
+	secrets.mu.Lock()
+	defer secrets.mu.Unlock()
+	f, err := os.OpenFile(filepath.Join(secrets.dir, fmt.Sprintf("journal-%d.jsonl", os.Getpid())), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_, _ = f.WriteString(b.String())
 }

@@ -87,6 +87,7 @@ func New(cfg Config) *Controls {
 const (
 	faultKey   = "controlapi.fault"
 	limitedKey = "controlapi.limited"
+	limitKey   = "controlapi.limit"
 )
 
 // rawPath is the path as the client sent it, without its query: what
@@ -134,6 +135,7 @@ func (x *Controls) Journal() fiber.Handler {
 			e.Operation = op.Key()
 		}
 		e.RateLimited, _ = c.Locals(limitedKey).(bool)
+		e.Detail = detailOf(c)
 		if err := x.cfg.Service.Record(c.UserContext(), e); err != nil {
 			x.unavailable(c, "journal", err)
 		}
@@ -184,6 +186,7 @@ func (x *Controls) Guard(app *fiber.App) fiber.Handler {
 		if !lim.Allowed {
 			x.m.limited.WithLabelValues(methodLabel(lim.Rule.Method), lim.Rule.Path).Inc()
 			c.Locals(limitedKey, true)
+			c.Locals(limitKey, lim.Rule)
 			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(lim.RetryAfterSeconds()))
 			c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 			return c.Status(fiber.StatusTooManyRequests).SendString(control.TooManyRequests)
@@ -224,4 +227,30 @@ func (x *Controls) unavailable(c *fiber.Ctx, control string, err error) {
 	x.m.unavailable.WithLabelValues(control).Inc()
 	x.cfg.Log.WarnContext(c.UserContext(), "sandbox control skipped: its store is unavailable",
 		slog.String("control", control), slog.String("request_id", httpapi.RequestID(c)), slog.Any("err", err))
+}
+
+// detailOf is what the journal keeps of the exchange: both sides' headers
+// and bodies, masked and bounded (control.MaskHeader, control.MaskBody),
+// and the rate limit that refused it.
+func detailOf(c *fiber.Ctx) *control.Detail {
+	req, res := c.Request(), c.Response()
+	d := &control.Detail{}
+	d.RateLimit, _ = c.Locals(limitKey).(*control.RateLimit)
+	req.Header.VisitAll(func(k, v []byte) {
+		d.Request.Headers = append(d.Request.Headers, control.Header{Name: string(k), Value: control.MaskHeader(string(k), string(v))})
+	})
+	res.Header.VisitAll(func(k, v []byte) {
+		d.Response.Headers = append(d.Response.Headers, control.Header{Name: string(k), Value: control.MaskHeader(string(k), string(v))})
+	})
+	body := req.Body()
+	d.Request.Size = len(body)
+	d.Request.Body, d.Request.Truncated = control.MaskBody(string(req.Header.ContentType()), body)
+	if res.IsBodyStream() {
+		d.Response.Body = "(streamed body not kept)"
+		return d
+	}
+	body = res.Body()
+	d.Response.Size = len(body)
+	d.Response.Body, d.Response.Truncated = control.MaskBody(string(res.Header.ContentType()), body)
+	return d
 }

@@ -102,7 +102,26 @@ func (s *Service) Requests(ctx context.Context, f control.Filter) ([]control.Ent
 	if err != nil {
 		return nil, err
 	}
-	return f.Select(entries), nil
+	out := f.Select(entries)
+	for i := range out {
+		out[i].Detail = nil
+	}
+	return out, nil
+}
+
+// Request is one entry of the journal with its detail; the newest when
+// two share the id (a client may send the same X-Request-Id twice).
+func (s *Service) Request(ctx context.Context, id string) (control.Entry, error) {
+	entries, err := s.journal.List(ctx)
+	if err != nil {
+		return control.Entry{}, err
+	}
+	for _, e := range entries {
+		if e.ID == id {
+			return e, nil
+		}
+	}
+	return control.Entry{}, control.ErrEntryNotFound
 }
 
 func (s *Service) Rules(ctx context.Context) (controlport.Snapshot, error) {

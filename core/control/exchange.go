@@ -1,0 +1,111 @@
+package control
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// BodyBound is how much of a request's or an answer's body the journal
+// keeps; a longer body is cut there and marked Truncated.
+const BodyBound = 8 << 10
+
+// Detail is what the journal keeps of a request beyond its line: both
+// messages, masked and bounded, and the rate limit that refused it (the
+// fault rule is the entry's FaultID).
+type Detail struct {
+	Request   Message    `json:"request"`
+	Response  Message    `json:"response"`
+	RateLimit *RateLimit `json:"rate_limit,omitempty"`
+}
+
+// Message is one side of an exchange: headers in the order sent, and the
+// body as text. Size is the whole body's length in bytes.
+type Message struct {
+	Headers   []Header `json:"headers"`
+	Body      string   `json:"body"`
+	Size      int      `json:"size"`
+	Truncated bool     `json:"truncated"`
+}
+
+// Header is one header line.
+type Header struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// secretHeaders carry credentials whole: their values are never kept.
+var secretHeaders = map[string]bool{
+	"authorization": true, "proxy-authorization": true, "x-sandbox-key": true,
+	"cookie": true, "set-cookie": true,
+}
+
+// MaskHeader returns the value the journal keeps of a header: a
+// credential's scheme only ("Bearer ***"), a URL's secret parameters
+// masked (a redirect's code), anything else as sent.
+func MaskHeader(name, value string) string {
+	lower := strings.ToLower(name)
+	if secretHeaders[lower] {
+		if scheme, _, ok := strings.Cut(value, " "); ok && lower != "cookie" && lower != "set-cookie" {
+			return scheme + " " + Masked
+		}
+		return Masked
+	}
+	if lower == "location" {
+		if path, q, ok := strings.Cut(value, "?"); ok {
+			return path + "?" + MaskQuery(q)
+		}
+	}
+	return value
+}
+
+// secretField matches a JSON string member whose value is a credential;
+// a string the bound cut short (no closing quote) is matched too.
+var secretField = regexp.MustCompile(`"(access_token|refresh_token|client_secret|sandbox_key|password|code)"(\s*:\s*)"((?:[^"\\]|\\.)*)("|\\?$)`)
+
+// errorCode is what an error body's "code" holds (not_found): a word the
+// journal keeps, unlike an authorization code.
+var errorCode = regexp.MustCompile(`^[a-z_.]*$`)
+
+// MaskBody returns the text the journal keeps of a body of contentType:
+// at most BodyBound bytes (truncated reports a cut), with every credential
+// masked (JSON members and form parameters named like MaskQuery's, and
+// sandbox_key and password); a body that is not text is described, not
+// kept.
+func MaskBody(contentType string, raw []byte) (body string, truncated bool) {
+	if len(raw) == 0 {
+		return "", false
+	}
+	ct := strings.ToLower(contentType)
+	if strings.HasPrefix(ct, "multipart/") || !utf8.Valid(raw[:min(len(raw), 512)]) && !strings.Contains(ct, "json") {
+		return "(" + ct + " body not kept)", false
+	}
+	if len(raw) > BodyBound {
+		// A character the cut split is dropped whole.
+		raw, truncated = bytes.ToValidUTF8(raw[:BodyBound], nil), true
+	}
+	if strings.Contains(ct, "x-www-form-urlencoded") {
+		return MaskQuery(string(raw)), truncated
+	}
+	if !mayHoldSecret(raw) {
+		return string(raw), truncated
+	}
+	return secretField.ReplaceAllStringFunc(string(raw), maskField), truncated
+}
+
+// mayHoldSecret is the cheap test before the expression: no member name
+// of secretField, nothing to mask.
+func mayHoldSecret(raw []byte) bool {
+	return bytes.Contains(raw, []byte(`_token"`)) || bytes.Contains(raw, []byte(`secret"`)) ||
+		bytes.Contains(raw, []byte(`_key"`)) || bytes.Contains(raw, []byte(`password"`)) ||
+		bytes.Contains(raw, []byte(`code"`))
+}
+
+func maskField(m string) string {
+	sub := secretField.FindStringSubmatch(m)
+	if sub[1] == "code" && errorCode.MatchString(sub[3]) && sub[4] == `"` {
+		return m
+	}
+	return `"` + sub[1] + `"` + sub[2] + `"` + Masked + `"`
+}

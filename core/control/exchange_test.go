@@ -1,0 +1,47 @@
+package control
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestMaskBody(t *testing.T) {
+	cases := []struct{ ct, in, want string }{
+		{"application/json", `{"a":1}`, `{"a":1}`},
+		{"application/json", `{"access_token":"APP_USR-1","refresh_token" : "TG-2","x":"access_token"}`, `{"access_token":"***","refresh_token" : "***","x":"access_token"}`},
+		{"application/json", `{"client_secret":"s\"3","sandbox_key":"k","password":"p"}`, `{"client_secret":"***","sandbox_key":"***","password":"***"}`},
+		{"application/json", `{"code":"not_found","message":"m"}`, `{"code":"not_found","message":"m"}`},
+		{"application/json", `{"code":"TG-abc-123"}`, `{"code":"***"}`},
+		{"application/json", `{"access_token":"APP_USR-cut`, `{"access_token":"***"`},
+		{"application/x-www-form-urlencoded", "grant_type=refresh_token&refresh_token=TG-1&code=x", "grant_type=refresh_token&refresh_token=***&code=***"},
+		{"multipart/form-data; boundary=x", "--x\r\naccess_token", "(multipart/form-data; boundary=x body not kept)"},
+		{"application/octet-stream", "\xff\xfe\x00", "(application/octet-stream body not kept)"},
+		{"", "", ""},
+	}
+	for _, c := range cases {
+		if got, _ := MaskBody(c.ct, []byte(c.in)); got != c.want {
+			t.Errorf("MaskBody(%q, %q) = %q, want %q", c.ct, c.in, got, c.want)
+		}
+	}
+	long := strings.Repeat("ü", BodyBound)
+	got, truncated := MaskBody("text/plain", []byte(long))
+	if !truncated || len(got) > BodyBound || !strings.HasPrefix(long, got) || len(got) < BodyBound-1 {
+		t.Errorf("a long body: truncated %v, %d bytes kept", truncated, len(got))
+	}
+}
+
+func TestMaskHeader(t *testing.T) {
+	cases := [][3]string{
+		{"Authorization", "Bearer APP_USR-1", "Bearer ***"},
+		{"authorization", "Basic dXNlcjpwYXNz", "Basic ***"},
+		{"X-Sandbox-Key", "the-key", "***"},
+		{"Cookie", "s=abc; t=d", "***"},
+		{"Location", "https://cb.example/x?code=TG-1&state=s", "https://cb.example/x?code=***&state=s"},
+		{"Content-Type", "application/json", "application/json"},
+	}
+	for _, c := range cases {
+		if got := MaskHeader(c[0], c[1]); got != c[2] {
+			t.Errorf("MaskHeader(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}
