@@ -107,7 +107,7 @@ var Variables = []Variable{
 	{Name: "RATE_LIMITS", Unset: "the marketplace's documented limits (docs/sandbox.md)", Meaning: "the default rate limits, as the body of `PUT /sandbox/rate_limits`: `{\"rules\": [{\"method\": \"POST\", \"path\": \"/items/*/compatibilities\", \"per_minute\": 100}]}`; `{\"rules\": []}` for none"},
 	{Name: "MAX_WORLDS", Default: "1000", Meaning: "how many worlds (`PUT /sandbox/worlds/{name}`) may exist at once; creating one more answers 429; `0` for no bound"},
 	{Name: "WORLD_TTL", Default: "168h", Meaning: "a world not used for this long (a duration, `168h` is 7 days) is removed with everything of it"},
-	{Name: "RETENTION_OUTBOX", Default: "168h", Meaning: "how long a relayed outbox message is kept (a duration); older ones are removed every hour, by the service clock"},
+	{Name: "RETENTION_OUTBOX", Default: "168h", Meaning: "how long a relayed outbox message, and the record of a compatibility copy job done, is kept (a duration); older ones are removed every hour, by the service clock"},
 	{Name: "RETENTION_NOTIFICATIONS", Default: "168h", Meaning: "how long a notification to an application is kept after its last attempt, with its attempts, delivered or missed (at least `48h`, the two days a missed feed is listed)"},
 	{Name: "FIXTURES_FILE", Unset: "no fixtures are loaded", Meaning: "a JSON file in the shape of `POST /sandbox/fixtures`, loaded whole at start-up (`serve`, `all`) before the API listens; a refused entry stops start-up with a log line naming it"},
 }

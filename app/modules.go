@@ -217,6 +217,7 @@ func modules(d *Deps) ([]Module, error) {
 			Jobs: func(handle func(string, asynq.Handler)) {
 				retentionworker.Register(handle, retentionworker.Pruner{Clock: d.Clock, Log: d.Log, Stores: []retentionworker.Store{
 					{Name: "outbox", Keep: d.Config.RetentionOutbox, Pruner: outboxdb.New(d.DB)},
+					{Name: "copy jobs", Keep: d.Config.RetentionOutbox, Pruner: compatdb.New(d.DB)},
 					{Name: "notifications", Keep: d.Config.RetentionNotifications, Pruner: webhooksdb.New(d.DB)},
 				}})
 			},

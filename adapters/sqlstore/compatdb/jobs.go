@@ -24,3 +24,15 @@ func (s *Store) MarkJobDone(ctx context.Context, id string, at time.Time) (bool,
 	n, _ := res.RowsAffected()
 	return n > 0, nil
 }
+
+// Prune removes the records of copy jobs done before before: a record only
+// keeps a retried job from copying twice, and a job is retried within
+// minutes, not days (the outbox row that queued it is kept as long).
+func (s *Store) Prune(ctx context.Context, before time.Time) (int, error) {
+	res, err := s.idb(ctx).NewDelete().Model((*jobRow)(nil)).Where("done_at < ?", before.UTC()).Exec(ctx)
+	if err != nil {
+		return 0, wrap("prune jobs", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
