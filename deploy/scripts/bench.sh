@@ -49,12 +49,25 @@ echo "== ratio harness ($mode): test/load/bench =="
 go run ./test/load/bench "${flags[@]}" -db "$TEST_DATABASE_URL" -s3 "$TEST_S3_ENDPOINT" \
 	-s3-access-key "$TEST_S3_ACCESS_KEY" -s3-secret-key "$TEST_S3_SECRET_KEY" -md "$md"
 
-# The soak (test/e2e TestSoak): 16 clients against two API and two worker
-# processes while a worker is killed and Redis restarts; it prints its
-# requests, 5xx, RSS and sockets. make test runs it for 15 s.
+# The soak (test/e2e TestSoak): 16 clients of world loads, fiscal uploads,
+# compatibility writes, contact events, notifications and reads against two
+# API and two worker processes while a worker is killed and Redis restarts;
+# it prints its figures (requests, answers >= 500 by status, what the
+# checker read back, the API's RSS and sockets at start and end), also
+# added to BENCH_MD. make test runs it for 15 s.
 echo
 echo "== soak (${SOAK_DURATION:-2m}) =="
-SOAK_DURATION="${SOAK_DURATION:-2m}" go test -count=1 -run '^TestSoak$' -v -timeout 30m ./test/e2e/ | grep -E 'soak|checked|FAIL|^ok|Error'
+soak_log="$(mktemp)"
+SOAK_DURATION="${SOAK_DURATION:-2m}" go test -count=1 -run '^TestSoak$' -v -timeout 30m ./test/e2e/ >"$soak_log" 2>&1 || soak_failed=1
+grep -E 'soak|FAIL|^ok|Error' "$soak_log" || true
+{
+	echo
+	echo "## Soak (${SOAK_DURATION:-2m})"
+	echo
+	grep -o 'soak figures.*' "$soak_log" || echo "no figures: the soak failed"
+} >>"$md"
+rm -f "$soak_log"
+[ -z "${soak_failed:-}" ] || exit 1
 [ "$mode" = all ] || exit 0
 
 out="${BENCH_OUT:-/tmp/feria-bench.txt}"

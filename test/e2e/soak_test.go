@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
+	"net/textproto"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -80,10 +83,19 @@ func (r *durableRedis) url() string { return fmt.Sprintf("redis://127.0.0.1:%d/0
 type soakTally struct {
 	requests, server5xx, unavailable atomic.Int64
 	mu                               sync.Mutex
+	byStatus                         map[int]int    // answers of 500 and above, by status
 	events                           map[string]int // acknowledged contact events by item/kind
 	items                            []string       // items acknowledged by a fixtures load
 	notices                          []string       // notifications acknowledged (202)
+	uploads                          []soakUpload   // fiscal documents acknowledged (201)
+	compats                          map[string]int // item -> its acknowledged compatibilities count (-1: MLA1100's, a copy)
 	errors                           []string
+}
+
+// soakUpload is an acknowledged fiscal document: its pack and public id.
+type soakUpload struct {
+	pack int
+	id   string
 }
 
 // processStats is a process's resident memory (kB) and open sockets.
@@ -103,10 +115,10 @@ func processStats(pid int) (rssKB, sockets int) {
 	return rssKB, sockets
 }
 
-// TestSoak runs 16 clients of mixed reads and writes (world loads, contact
-// events, compatibility reads, notifications to an application) against two
-// `feria serve` and two `feria worker` processes on PostgreSQL and a
-// redis-server of its own, for soakDuration, while one worker is killed and
+// TestSoak runs 16 clients of mixed reads and writes (world loads, fiscal
+// uploads, compatibility writes and reads, contact events, notifications to
+// an application) against two `feria serve` and two `feria worker`
+// processes on PostgreSQL and a redis-server of its own, for soakDuration, while one worker is killed and
 // another started, and Redis restarts once: no answer is a 500, and a
 // checker then finds every acknowledged write; the API processes' memory
 // and sockets stay flat.
@@ -116,7 +128,10 @@ func TestSoak(t *testing.T) {
 	f := startFleet(t, rs.url())
 	f.http = &http.Client{Timeout: 30 * time.Second}
 	f.loadWorld()
-	tally := &soakTally{events: map[string]int{}}
+	// The marketplace's rate limits (100 compatibility writes a minute) are
+	// not what the soak measures: none.
+	f.sandbox(0, "PUT", "/rate_limits", map[string]any{"rules": []any{}})
+	tally := &soakTally{events: map[string]int{}, byStatus: map[int]int{}, compats: map[string]int{}}
 	d := soakDuration(t)
 	pid := f.apiCmds[0].Process.Pid
 	rss0, sock0 := processStats(pid)
@@ -139,9 +154,9 @@ func TestSoak(t *testing.T) {
 	for _, e := range tally.errors {
 		t.Error(e)
 	}
-	soakCheck(t, f, tally)
-	t.Logf("soak %s: %d requests, %d 5xx (%d of them 503), RSS %d kB -> %d kB, sockets %d -> %d",
-		d, tally.requests.Load(), tally.server5xx.Load(), tally.unavailable.Load(), rss0, rss1, sock0, sock1)
+	checked := soakCheck(t, f, tally)
+	t.Logf("soak figures (%s, 16 clients): %d requests, %d answers >= 500 %v, read back %s; API RSS %d kB -> %d kB, sockets %d -> %d",
+		d, tally.requests.Load(), tally.server5xx.Load(), tally.byStatus, checked, rss0, rss1, sock0, sock1)
 	if tally.server5xx.Load() != tally.unavailable.Load() {
 		t.Errorf("%d answers were a 5xx other than 503", tally.server5xx.Load()-tally.unavailable.Load())
 	}
@@ -154,12 +169,15 @@ func TestSoak(t *testing.T) {
 // answer was want.
 func soakCall(f *fleet, tally *soakTally, api int, want int, method, path string, body any, header ...string) (bool, []byte) {
 	var rd io.Reader
-	if body != nil {
+	ctype := "application/json"
+	if raw, ok := body.(soakRaw); ok {
+		rd, ctype = bytes.NewReader(raw.body), raw.ctype
+	} else if body != nil {
 		b, _ := json.Marshal(body)
 		rd = bytes.NewReader(b)
 	}
 	req, _ := http.NewRequest(method, f.apis[api%len(f.apis)]+path, rd)
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", ctype)
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
@@ -175,6 +193,9 @@ func soakCall(f *fleet, tally *soakTally, api int, want int, method, path string
 	b, _ := io.ReadAll(res.Body)
 	if res.StatusCode >= 500 {
 		tally.server5xx.Add(1)
+		tally.mu.Lock()
+		tally.byStatus[res.StatusCode]++
+		tally.mu.Unlock()
 		if res.StatusCode == 503 {
 			tally.unavailable.Add(1)
 		} else {
@@ -190,8 +211,69 @@ func soakCall(f *fleet, tally *soakTally, api int, want int, method, path string
 	return res.StatusCode == want, b
 }
 
+// soakRaw is a request body sent as it is, with its content type.
+type soakRaw struct {
+	ctype string
+	body  []byte
+}
+
+// soakPDF is a fiscal document upload's body and content type.
+func soakPDF() soakRaw {
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name="fiscal_document"; filename="factura.pdf"`)
+	h.Set("Content-Type", "application/pdf")
+	pw, _ := w.CreatePart(h)
+	pw.Write(e2ePDF) //nolint:errcheck // a buffer
+	w.Close()
+	return soakRaw{ctype: w.FormDataContentType(), body: body.Bytes()}
+}
+
+// soakWorld loads a world of an item and an order of it in a pack of its
+// own, then uploads the pack's invoice (which notifies the buyer) and
+// writes the item's compatibilities, in turn: products added (POST), a
+// queued copy of MLA1100's (POST item_to_copy), a copy made at once (PUT).
+func soakWorld(f *fleet, tally *soakTally, c, n int) {
+	key := []string{"X-Sandbox-Key", fleetKey}
+	seller := []string{"Authorization", "Bearer " + fleetSeller}
+	id, pack := fmt.Sprintf("MLA%d", 7000000+c*10000+n), 5000000+c*10000+n
+	body := map[string]any{"items": []any{map[string]any{"id": id, "site_id": "MLA", "seller_id": 123, "title": "Soak " + id,
+		"category_id": "MLA1747", "price": 100, "available_quantity": 1}},
+		"orders": []any{map[string]any{"id": 8000000 + c*10000 + n, "site_id": "MLA", "seller_id": 123, "buyer_id": 456, "status": "paid",
+			"pack_id": pack, "items": []any{map[string]any{"item_id": id, "quantity": 1, "unit_price": 100}}}}}
+	if ok, _ := soakCall(f, tally, c+n, 200, "POST", "/sandbox/fixtures", body, key...); !ok {
+		return
+	}
+	tally.mu.Lock()
+	tally.items = append(tally.items, id)
+	tally.mu.Unlock()
+	var up struct{ IDs []string }
+	if ok, b := soakCall(f, tally, c+n+1, 201, "POST", fmt.Sprintf("/packs/%d/fiscal_documents", pack), soakPDF(), seller...); ok &&
+		json.Unmarshal(b, &up) == nil && len(up.IDs) == 1 {
+		tally.mu.Lock()
+		tally.uploads = append(tally.uploads, soakUpload{pack: pack, id: up.IDs[0]})
+		tally.mu.Unlock()
+	}
+	path, copyOf := "/items/"+id+"/compatibilities", map[string]any{"item_id": "MLA1100"}
+	method, want, count := "POST", 200, 5
+	req := any(map[string]any{"products": []any{map[string]any{"id": "MLA15197901"}, map[string]any{"id": "MLA15197902"},
+		map[string]any{"id": "MLA15197903"}, map[string]any{"id": "MLA16000001"}, map[string]any{"id": "MLA16000002"}}})
+	switch n / 4 % 3 {
+	case 1:
+		req, count = map[string]any{"item_to_copy": copyOf}, -1
+	case 2:
+		method, req, count = "PUT", map[string]any{"create": map[string]any{"item_to_copy": copyOf}}, -1
+	}
+	if ok, _ := soakCall(f, tally, c+n, want, method, path, req, seller...); ok {
+		tally.mu.Lock()
+		tally.compats[id] = count
+		tally.mu.Unlock()
+	}
+}
+
 // soakClient loops over its mix until stop: a world load (an item and an
-// order of it), a batch of contact events (sent again until acknowledged:
+// order of it, the pack's invoice, the item's compatibilities), a batch of contact events (sent again until acknowledged:
 // their ids make a resend count once), a notification, and reads.
 func soakClient(f *fleet, tally *soakTally, c int, stop chan struct{}) {
 	key := []string{"X-Sandbox-Key", fleetKey}
@@ -204,16 +286,7 @@ func soakClient(f *fleet, tally *soakTally, c int, stop chan struct{}) {
 		api := c + n
 		switch n % 4 {
 		case 0:
-			id := fmt.Sprintf("MLA%d", 7000000+c*10000+n)
-			body := map[string]any{"items": []any{map[string]any{"id": id, "site_id": "MLA", "seller_id": 123, "title": "Soak " + id,
-				"category_id": "MLA1747", "price": 100, "available_quantity": 1}},
-				"orders": []any{map[string]any{"id": 8000000 + c*10000 + n, "site_id": "MLA", "seller_id": 123, "buyer_id": 456, "status": "paid",
-					"items": []any{map[string]any{"item_id": id, "quantity": 1, "unit_price": 100}}}}}
-			if ok, _ := soakCall(f, tally, api, 200, "POST", "/sandbox/fixtures", body, key...); ok {
-				tally.mu.Lock()
-				tally.items = append(tally.items, id)
-				tally.mu.Unlock()
-			}
+			soakWorld(f, tally, c, n)
 		case 1:
 			var events []any
 			for i := range 5 {
@@ -248,16 +321,54 @@ func soakClient(f *fleet, tally *soakTally, c int, stop chan struct{}) {
 }
 
 // soakCheck reads back everything the clients were told was done: every
-// item and its order, the contact events' total, and every notification
-// at the application's callback.
-func soakCheck(t *testing.T, f *fleet, tally *soakTally) {
+// item and its order, the contact events' total, every fiscal document
+// (its bytes) and its buyer's e-mail, every item's compatibilities (queued
+// copies once made), and every notification at the application's
+// callback. It returns what it read back, for the figures.
+func soakCheck(t *testing.T, f *fleet, tally *soakTally) string {
 	for i, id := range tally.items {
 		f.json(i, 200, "GET", "/items/"+id, nil)
 	}
 	if got, want := f.total(0, "MLA1101", "phone_views"), tally.events["MLA1101/phone_views"]; got < want {
 		t.Errorf("MLA1101 phone views: %d, want at least the %d acknowledged", got, want)
 	}
-	f.waitFor("every acknowledged notification at the callback", 60*time.Second, func() bool {
+	seller := []string{"Authorization", "Bearer " + fleetSeller}
+	for i, u := range tally.uploads {
+		if st, b := f.do(i, "GET", fmt.Sprintf("/packs/%d/fiscal_documents/%s", u.pack, u.id), nil, seller...); st != 200 || !bytes.Equal(b, e2ePDF) {
+			t.Errorf("fiscal document %s of pack %d: %d %q, want 200 and the uploaded bytes", u.id, u.pack, st, tail(b, 3))
+		}
+	}
+	source, copies := f.compatCount(0, "MLA1100"), 0
+	for item, want := range tally.compats {
+		if want < 0 {
+			copies++
+			continue
+		}
+		if got := f.compatCount(1, item); got != want {
+			t.Errorf("%s: %d compatibilities, want the %d acknowledged", item, got, want)
+		}
+	}
+	f.waitFor("every acknowledged copy made", 90*time.Second, func() bool {
+		for item, want := range tally.compats {
+			if want < 0 && f.compatCount(0, item) != source {
+				return false
+			}
+		}
+		return true
+	})
+	f.waitFor("every acknowledged invoice's e-mail to its buyer", 90*time.Second, func() bool {
+		mailed := map[string]bool{}
+		for _, m := range f.mail.Messages() {
+			mailed[regexp.MustCompile(`pack \d+`).FindString(m.Raw)] = true
+		}
+		for _, u := range tally.uploads {
+			if !mailed[fmt.Sprint("pack ", u.pack)] {
+				return false
+			}
+		}
+		return true
+	})
+	f.waitFor("every acknowledged notification at the callback", 90*time.Second, func() bool {
 		got := map[string]bool{}
 		for _, n := range f.rx.received() {
 			got[n.ID] = true
@@ -269,5 +380,6 @@ func soakCheck(t *testing.T, f *fleet, tally *soakTally) {
 		}
 		return true
 	})
-	t.Logf("checked %d items, %d events, %d notifications", len(tally.items), tally.events["MLA1101/phone_views"], len(tally.notices))
+	return fmt.Sprintf("%d items, %d events, %d fiscal documents and their e-mails, %d items' compatibilities (%d copies), %d notifications",
+		len(tally.items), tally.events["MLA1101/phone_views"], len(tally.uploads), len(tally.compats), copies, len(tally.notices))
 }
