@@ -95,10 +95,12 @@ func NewHTTP(d *Deps) *fiber.App {
 	if d.Config.SandboxKey != "" {
 		mountSandbox(app, d)
 	}
-	for _, m := range d.Modules {
-		// The jobs dashboard is the instance's: it shows every world's queues.
-		if m.Routes != nil && !(d.World != "" && m.Name == "admin") {
-			m.Routes(app)
+	for _, first := range []bool{true, false} {
+		for _, m := range d.Modules {
+			// The jobs dashboard is the instance's: it shows every world's queues.
+			if m.Routes != nil && m.RoutesFirst == first && !(d.World != "" && m.Name == "admin") {
+				m.Routes(app)
+			}
 		}
 	}
 	app.Use(httpapi.NotFound)

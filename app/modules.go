@@ -24,6 +24,7 @@ import (
 	"github.com/feria/feria/adapters/httpapi/salesapi"
 	"github.com/feria/feria/adapters/httpapi/sandboxapi"
 	"github.com/feria/feria/adapters/httpapi/shippingapi"
+	"github.com/feria/feria/adapters/httpapi/visitsapi"
 	"github.com/feria/feria/adapters/httpapi/webhooksapi"
 	"github.com/feria/feria/adapters/jobqueue"
 	"github.com/feria/feria/adapters/mailer/logmail"
@@ -56,6 +57,7 @@ import (
 	"github.com/feria/feria/core/sales"
 	"github.com/feria/feria/core/sales/salessvc"
 	"github.com/feria/feria/core/shipping/shippingsvc"
+	"github.com/feria/feria/core/visits/visitssvc"
 	"github.com/feria/feria/core/webhooks/webhookssvc"
 	"github.com/feria/feria/ports/compatport"
 	"github.com/feria/feria/ports/fiscalport"
@@ -71,12 +73,19 @@ import (
 	"github.com/feria/feria/workers/webhooksworker"
 )
 
+// visitsCountersPrefix leads every key of the visits' counters.
+const visitsCountersPrefix = "feria:visits:"
+
 // Module is one row of the module map: what one area of feria adds to the
 // process. Every field may be left out.
 type Module struct {
 	Name string
 	// Routes mounts the module's public routes (package adapters/httpapi/<m>api).
 	Routes func(r fiber.Router)
+	// RoutesFirst mounts Routes before every other row's: a static path of
+	// the module lies where another row's parameter would take it
+	// (GET /items/visits under GET /items/:item_id).
+	RoutesFirst bool
 	// Collections are its sandbox collections, in fixtures order.
 	Collections []sandboxapi.Collection
 	// SandboxRoutes mounts routes under /sandbox that are not collections.
@@ -98,7 +107,7 @@ type Module struct {
 
 // modules is the module map: the whole system in one list, in the order
 // docs/sandbox.md applies fixtures (users, categories, domains, products, items,
-// orders, brands, flex subscriptions, shipments, contact events, shipping
+// orders, brands, flex subscriptions, shipments, contact events, visit events, shipping
 // rates, applications), then the modules without collections. The use cases
 // are built first, in the order they depend on each other; they keep no
 // state, so the API and the workers of one process share them.
@@ -133,6 +142,9 @@ func modules(d *Deps) ([]Module, error) {
 		}
 	}
 	contactsStore := contactsdb.New(d.DB)
+	// Visits count on the contacts' engine, under keys of their own.
+	visitCounters := contactsredis.New(d.Redis, d.keys(visitsCountersPrefix))
+	visitsSvc := visitssvc.New(visitssvc.Deps{Counters: visitCounters, Owners: contactsStore, Clock: d.Clock})
 	contacts := contactssvc.New(contactssvc.Deps{Counters: counters, Owners: contactsStore, Questions: contactsStore,
 		Changes: hooks, Tx: d.Tx, Clock: d.Clock})
 	shipping := shippingsvc.New(shippingsvc.Deps{Rates: shippingdb.New(d.DB), Catalog: catalog, Users: d.Accounts})
@@ -177,6 +189,13 @@ func modules(d *Deps) ([]Module, error) {
 			Routes:      func(r fiber.Router) { contactsapi.Routes(r, contacts, d.Auth) },
 			Collections: contactsapi.Collections(contacts),
 			Reset:       counters,
+		},
+		{
+			Name:        "visits",
+			Routes:      func(r fiber.Router) { visitsapi.Routes(r, visitsSvc, d.Auth) },
+			RoutesFirst: true,
+			Collections: visitsapi.Collections(visitsSvc),
+			Reset:       visitCounters,
 		},
 		{
 			Name:        "shipping",

@@ -48,6 +48,9 @@ const (
 	Question  Kind = "question"
 	PhoneView Kind = "phone_view"
 	MsgApp    Kind = "msgapp"
+	// Visit is a view of an item's page (core/visits): counted on the same
+	// counters, under counters of its own, and no contact event type.
+	Visit Kind = "visit"
 )
 
 // Kinds lists every kind, in a fixed order.

@@ -75,6 +75,10 @@ var rows = []row{
 	{route: "GET /users/:user_id/contacts/phone_views/time_window", path: "/users/123/contacts/phone_views/time_window?last=7&unit=day"},
 	{route: "GET /users/:user_id/contacts/msgapp", access: optional, path: "/users/123/contacts/msgapp?date_from=2026-11-01T00:00:00Z&date_to=2026-11-30T00:00:00Z", may: everyone},
 	{route: "GET /users/:user_id/contacts/msgapp/time_window", access: optional, path: "/users/123/contacts/msgapp/time_window?last=7&unit=day", may: everyone},
+	{route: "GET /items/visits", access: optional, path: "/items/visits?ids=MLA1100,MLA1101&date_from=2026-11-01&date_to=2026-11-30", may: everyone},
+	{route: "GET /items/:item_id/visits/time_window", access: optional, path: "/items/MLA1100/visits/time_window?last=7&unit=day", may: everyone},
+	{route: "GET /users/:user_id/items_visits", access: token, path: "/users/123/items_visits?date_from=2026-11-01&date_to=2026-11-30", may: []string{seller}},
+	{route: "GET /users/:user_id/items_visits/time_window", access: token, path: "/users/123/items_visits/time_window?last=7&unit=day", may: []string{seller}},
 	// Anyone may ask, but not on an item of one's own.
 	{route: "POST /questions", access: token, path: "/questions", body: map[string]any{"item_id": "MLA1100", "text": "¿Tiene stock?"}, may: []string{other, buyer, nobody}},
 	{route: "GET /questions/search", access: token, path: "/questions/search?item_id=MLA1100", may: []string{seller}},

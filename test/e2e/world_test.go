@@ -34,7 +34,7 @@ func demo(t *testing.T) (raw []byte, world map[string][]map[string]any) {
 var sandboxPath = map[string]string{
 	"users": "users", "categories": "categories", "domains": "domains", "products": "products", "items": "items",
 	"orders": "orders", "brands": "brands", "flex_subscriptions": "flex/subscriptions", "shipments": "shipments",
-	"contact_events": "contact_events",
+	"contact_events": "contact_events", "visit_events": "visit_events",
 }
 
 // sameInstant reports whether two ISO 8601 strings name the same instant:

@@ -10,7 +10,7 @@ import (
 // fixturesOrder is the order of the fixtures keys in docs/sandbox.md's
 // POST /sandbox/fixtures row, which is the order they are applied in.
 var fixturesOrder = []string{"users", "categories", "domains", "products", "items", "orders", "brands",
-	"flex_subscriptions", "shipments", "contact_events", "shipping_rates", "applications"}
+	"flex_subscriptions", "shipments", "contact_events", "visit_events", "shipping_rates", "applications"}
 
 // The module map serves its collections in docs/sandbox.md's order: a row put
 // in the wrong place (a module added after the applications) fails here.

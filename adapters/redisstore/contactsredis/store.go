@@ -53,6 +53,8 @@ func kindCode(k contacts.Kind) byte {
 		return 'q'
 	case contacts.PhoneView:
 		return 'p'
+	case contacts.Visit:
+		return 'v'
 	}
 	return 'm'
 }
