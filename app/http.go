@@ -94,6 +94,7 @@ func NewHTTP(d *Deps) *fiber.App {
 
 	if d.Config.SandboxKey != "" {
 		mountSandbox(app, d)
+		mountConsole(app, d)
 	}
 	for _, first := range []bool{true, false} {
 		for _, m := range d.Modules {

@@ -50,10 +50,11 @@ func methodMatches(rule *string, method string) bool {
 
 // nonPublic are the first path segments that are not the public API
 // (docs/sandbox.md): no rule applies there and the journal leaves them out.
-var nonPublic = []string{"sandbox", "health", "metrics", "admin", "docs"}
+var nonPublic = []string{"sandbox", "health", "metrics", "admin", "docs", "console"}
 
 // Public reports whether a request path is the public API: not /sandbox,
-// /health, /metrics, /admin, /openapi.* or /docs, nor anything under them.
+// /health, /metrics, /admin, /openapi.*, /docs or /console, nor anything
+// under them.
 // The first segment is compared without case because the router serves
 // /SANDBOX as /sandbox.
 func Public(path string) bool {

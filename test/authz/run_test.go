@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/feria/feria/adapters/httpapi/consoleapi"
 	"github.com/feria/feria/test/apptest"
 )
 
@@ -152,7 +153,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		key := rt.Method + " " + rt.Path
 		routes[key] = true
 		switch {
-		case strings.HasPrefix(rt.Path, "/sandbox"), strings.HasPrefix(rt.Path, "/admin/jobs"):
+		case strings.HasPrefix(rt.Path, "/sandbox"), strings.HasPrefix(rt.Path, "/admin/jobs"), strings.HasPrefix(rt.Path, "/console"):
 			// The key families below.
 		case byRoute[key].route == "":
 			t.Errorf("route %s has no row in the authorization matrix (test/authz): say who may call it", key)
@@ -260,6 +261,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 			res.HasStatus(t, 401)
 		}
 	}
+	cases += consoleFamily(t, a, routes, worldKey)
 	// The dashboard: basic auth with its password, never a user's token.
 	for _, h := range []string{"", "Bearer " + tokens[seller], "Basic " + base64.StdEncoding.EncodeToString([]byte("admin:wrong")),
 		"Basic " + base64.StdEncoding.EncodeToString([]byte("admin:"+tokens[seller]))} {
@@ -281,4 +283,65 @@ func trim(b []byte) string {
 		return string(b[:200]) + "..."
 	}
 	return string(b)
+}
+
+// consoleFamily checks the console's routes: but the login and its assets,
+// every one redirects to the login without a session of the world's own
+// key, whatever else is sent (a user's token, the sandbox key as a header,
+// a forged cookie, another world's session).
+func consoleFamily(t *testing.T, a *apptest.App, routes map[string]bool, worldKey string) int {
+	t.Helper()
+	worldSession := consoleSession(t, a, "/worlds/authz/console", worldKey)
+	if worldSession == "" {
+		t.Fatal("no session of the world's console")
+	}
+	if !routes["GET /console/*"] || !routes["POST /console/*"] {
+		t.Error("the console is not served")
+	}
+	cases := 0
+	// The console's own routes, behind its one catch-all route.
+	for _, rt := range consoleapi.New(consoleapi.Config{}, nil).GetRoutes(true) {
+		method, path := rt.Method, rt.Path
+		if method == "HEAD" || strings.HasPrefix(path, "/console/login") || strings.HasPrefix(path, "/console/assets") || !strings.HasPrefix(path, "/console/") {
+			continue
+		}
+		p := strings.NewReplacer(":id", "1").Replace(path)
+		for _, h := range [][]string{nil, {"Authorization", "Bearer " + tokens[seller]}, {"X-Sandbox-Key", apptest.SandboxKey},
+			{"Cookie", "feria_console=9999999999.00.forged"}, {"Cookie", "feria_console=" + worldSession}} {
+			req := httptest.NewRequest(method, p, strings.NewReader("csrf=x"))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			if h != nil {
+				req.Header.Set(h[0], h[1])
+			}
+			res := a.Send(req)
+			cases++
+			if res.Status != 303 || res.Header.Get("Location") != "/console/login" {
+				t.Errorf("%s %s with %v: %d to %q, want 303 to the login", method, p, h, res.Status, res.Header.Get("Location"))
+			}
+		}
+	}
+	return cases
+}
+
+// consoleSession logs in to the console at base with key and returns the
+// session cookie's value.
+func consoleSession(t *testing.T, a *apptest.App, base, key string) string {
+	t.Helper()
+	res := a.Send(httptest.NewRequest("GET", base+"/login", nil))
+	var nonce string
+	for _, ck := range (&http.Response{Header: res.Header}).Cookies() {
+		if ck.Name == "feria_console_login" {
+			nonce = ck.Value
+		}
+	}
+	req := httptest.NewRequest("POST", base+"/login", strings.NewReader("csrf="+nonce+"&key="+key))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(&http.Cookie{Name: "feria_console_login", Value: nonce})
+	res = a.Send(req)
+	for _, ck := range (&http.Response{Header: res.Header}).Cookies() {
+		if ck.Name == "feria_console" {
+			return ck.Value
+		}
+	}
+	return ""
 }
