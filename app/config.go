@@ -57,6 +57,10 @@ type Config struct {
 	// long a world may go unused before it is removed.
 	MaxWorlds int
 	WorldTTL  time.Duration
+	// WorldRecheck is how long a process serves a wired world before it
+	// reads the registry again (zero: a second); not an environment
+	// variable: tests shorten it.
+	WorldRecheck time.Duration
 	// RetentionOutbox is how long a relayed outbox message is kept;
 	// RetentionNotifications how long a notification to an application is
 	// kept after its last attempt, delivered or missed (at least

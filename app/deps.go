@@ -2,6 +2,7 @@ package app
 
 import (
 	"container/list"
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -121,7 +122,7 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 		Clock: clock, Accounts: accounts, Auth: httpapi.Auth{Tokens: accounts}, Registry: reg,
 		Queue: queue, Inspect: inspect, AsynqRedis: aq, applications: apps,
 	}
-	d.Relay = jobqueue.NewRelay(outboxdb.New(b.db), queue, clock, log, d.queueOf)
+	d.Relay = jobqueue.NewRelay(outboxdb.New(b.db), queue, clock, log, d.queueOf).Of(b.world)
 	var ctl redis.UniversalClient
 	if b.root != nil {
 		ctl = b.root.ControlsRedis
@@ -142,9 +143,15 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 		Defaults: cfg.RateLimits, Operations: d.Operations, Clock: clock})
 	if b.root == nil {
 		reg := worldsdb.New(b.db)
-		d.worlds = &worldHost{root: d, b: b, reg: reg, live: map[string]*liveWorld{}, order: list.New(), max: liveWorlds}
+		recheck := cfg.WorldRecheck
+		if recheck <= 0 {
+			recheck = worldRecheck
+		}
+		d.worlds = &worldHost{root: d, b: b, reg: reg, live: map[string]*liveWorld{}, order: list.New(), max: liveWorlds, recheck: recheck}
 		d.Worlds = worldssvc.New(worldssvc.Deps{Registry: reg, Storage: d.worlds, Clock: kernel.SystemClock, Max: cfg.MaxWorlds})
-		d.closers = append(d.closers, d.worlds.closeAll)
+		watchCtx, stopWatch := context.WithCancel(context.Background())
+		go d.worlds.watch(watchCtx, 5*recheck)
+		d.closers = append(d.closers, stopWatch, d.worlds.closeAll)
 	}
 	if d.Modules, err = modules(d); err != nil {
 		if b.root == nil {
@@ -198,14 +205,31 @@ func (d *Deps) queueOf(taskType string) string {
 	return tasks.QueueDefault
 }
 
-// newWorkers builds the job server with every module's handlers.
+// newWorkers builds the job server with every module's handlers; a
+// world's jobs run with that world's (worldHost.jobs).
 func newWorkers(d *Deps, b *backends, concurrency int) (*workers.Server, error) {
-	srv := workers.NewServer(d.AsynqRedis, workers.Config{Concurrency: concurrency,
+	cfg := workers.Config{Concurrency: concurrency,
 		ShutdownTimeout: d.Config.ShutdownTimeout, RetryDelay: d.Config.WorkerRetryDelay,
-		DelayedCheck: d.Config.WorkerDelayedCheck}, d.Log, d.Jobs)
+		DelayedCheck: d.Config.WorkerDelayedCheck}
+	if d.worlds != nil {
+		cfg.Worlds = d.worlds.jobs
+	}
+	srv := workers.NewServer(d.AsynqRedis, cfg, d.Log, d.Jobs)
+	periodic := map[string]bool{}
+	for _, m := range d.Modules {
+		for taskType := range m.Periodic {
+			periodic[taskType] = true
+		}
+	}
+	handle := func(taskType string, h asynq.Handler) {
+		if periodic[taskType] && d.worlds != nil {
+			h = d.worlds.everyWorld(h, d.queueOf(taskType))
+		}
+		srv.Handle(taskType, h)
+	}
 	for _, m := range d.Modules {
 		if m.Jobs != nil {
-			m.Jobs(srv.Handle)
+			m.Jobs(handle)
 		}
 		for taskType, spec := range m.Periodic {
 			if err := srv.Every(spec, taskType, d.queueOf(taskType)); err != nil {

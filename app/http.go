@@ -112,12 +112,9 @@ func NewHTTP(d *Deps) *fiber.App {
 // empties the database, then what lives beside it: stored files, queued
 // jobs and each module's own keys.
 func mountSandbox(app *fiber.App, d *Deps) {
-	resets := []sandboxport.Resetter{sqlstore.NewTables(d.DB), d.Blobs}
-	if d.World == "" {
-		// The queues are shared by every world, whose jobs do not yet say
-		// whose they are: only the default world empties them.
-		resets = append(resets, jobqueue.NewQueued(d.Inspect))
-	}
+	// The queues are shared by every world: a reset removes its own world's
+	// jobs, which their task ids name.
+	resets := []sandboxport.Resetter{sqlstore.NewTables(d.DB), d.Blobs, jobqueue.NewQueued(d.Inspect).Of(d.World)}
 	var extra []func(fiber.Router)
 	for _, m := range d.Modules {
 		if m.Reset != nil {

@@ -13,18 +13,22 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/hibiken/asynq"
 	"github.com/uptrace/bun"
 	"github.com/valyala/fasthttp"
 
 	"github.com/feria/feria/adapters/blobstore/fsblob"
 	"github.com/feria/feria/adapters/blobstore/prefixblob"
+	"github.com/feria/feria/adapters/jobqueue"
 	"github.com/feria/feria/adapters/redisstore"
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/adapters/sqlstore/migrations"
+	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/core/worlds"
 	"github.com/feria/feria/core/worlds/worldssvc"
 	"github.com/feria/feria/ports/blobport"
 	"github.com/feria/feria/ports/worldsport"
+	"github.com/feria/feria/workers/tasks"
 )
 
 const (
@@ -35,15 +39,20 @@ const (
 	// worldConns is each world's PostgreSQL pool: a world is one team's or
 	// one CI job's, and 64 of them at 2 stay within a server's usual 200.
 	worldConns = 2
-	// recheck is how long a process serves a world before it reads the
+	// worldRecheck is how long a process serves a world before it reads the
 	// registry again: a world deleted, re-created or given another key
 	// through another process is seen within it. The world's frozen clock
 	// is read again then too.
-	recheck = time.Second
+	worldRecheck = time.Second
 	// touchEvery is how often at most a world's last use is written:
 	// WORLD_TTL is days, so a minute's precision costs nothing and spares
 	// a write per request.
 	touchEvery = time.Minute
+	// idleWorld is how long a wired world may go unused (no request, no
+	// job) before it is closed, its relay with it.
+	idleWorld = 5 * time.Minute
+	// listWorlds is how many worlds one read of the registry lists.
+	listWorlds = 200
 )
 
 // worldHost serves /worlds/{name}/...: each world is a whole wired feria
@@ -54,6 +63,9 @@ type worldHost struct {
 	b    *backends
 	reg  worldsport.Registry
 	max  int
+	// recheck is worldRecheck, or shorter in tests
+	// (Config.WorldRecheck).
+	recheck time.Duration
 
 	mu    sync.Mutex
 	live  map[string]*liveWorld
@@ -67,15 +79,20 @@ type liveWorld struct {
 	w       worlds.World // as the registry held it when checked
 	checked time.Time
 	touched time.Time
+	used    time.Time
 	elem    *list.Element
 	users   int  // requests being served
 	gone    bool // out of live: closed once users is 0
 	closed  bool
-	ready   chan struct{} // closed once built (d, handler) or failed (err)
+	ready   chan struct{} // closed once built (d, handler, jobs) or failed (err)
 	d       *Deps
 	db      *bun.DB
 	handler fasthttp.RequestHandler
-	err     error
+	jobs    *asynq.ServeMux // the world's job handlers
+	// stopRelay ends the world's outbox relay, which runs while the world
+	// is wired in this process.
+	stopRelay func()
+	err       error
 }
 
 // serve sends a request under /worlds/{name}/ to its world's app, the
@@ -87,7 +104,7 @@ func (h *worldHost) serve(c *fiber.Ctx) error {
 		return c.Next()
 	}
 	name, sub, _ := strings.Cut(raw[len(worlds.Prefix):], "/")
-	lw, err := h.acquire(c.UserContext(), name)
+	lw, err := h.acquire(c.UserContext(), name, true)
 	if err != nil {
 		return err
 	}
@@ -101,16 +118,19 @@ func (h *worldHost) serve(c *fiber.Ctx) error {
 	return nil
 }
 
-// acquire is the world of name, wired, for one request (release it).
-func (h *worldHost) acquire(ctx context.Context, name string) (*liveWorld, error) {
+// acquire is the world of name, wired, for one request or job (release
+// it); use records a use of the world (a request's, not a job's: WORLD_TTL
+// counts from the last request).
+func (h *worldHost) acquire(ctx context.Context, name string, use bool) (*liveWorld, error) {
 	if worlds.CheckName(name) != nil {
 		return nil, worlds.NotFound(name)
 	}
 	now := time.Now()
 	h.mu.Lock()
 	lw := h.live[name]
-	if lw != nil && now.Sub(lw.checked) < recheck {
+	if lw != nil && now.Sub(lw.checked) < h.recheck {
 		lw.users++
+		lw.used = now
 		h.order.MoveToFront(lw.elem)
 		h.mu.Unlock()
 		return h.ready(lw)
@@ -141,9 +161,9 @@ func (h *worldHost) acquire(ctx context.Context, name string) (*liveWorld, error
 			done = append(done, h.removeLocked(h.order.Back().Value.(*liveWorld))...)
 		}
 	}
-	lw.checked = now
+	lw.checked, lw.used = now, now
 	lw.users++
-	touch := now.Sub(lw.touched) >= touchEvery
+	touch := use && now.Sub(lw.touched) >= touchEvery
 	if touch {
 		lw.touched = now
 	}
@@ -151,7 +171,7 @@ func (h *worldHost) acquire(ctx context.Context, name string) (*liveWorld, error
 	closeWorlds(done)
 
 	if build {
-		lw.d, lw.db, lw.handler, lw.err = h.build(context.WithoutCancel(ctx), w)
+		lw.err = h.build(context.WithoutCancel(ctx), lw)
 		close(lw.ready)
 	} else if _, err := h.ready(lw); err == nil {
 		// Another process may have frozen the world's clock.
@@ -222,10 +242,19 @@ func closeWorlds(ws []*liveWorld) {
 	}
 }
 
-// close releases what the world's wiring opened; the queue clients and the
-// controls' client are the default world's.
+// close releases what the world's wiring opened, once its relay has
+// queued what its outbox holds; the queue clients and the controls' client
+// are the default world's.
 func (lw *liveWorld) close() {
 	<-lw.ready
+	if lw.stopRelay != nil {
+		lw.stopRelay()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if _, err := lw.d.Relay.Once(ctx); err != nil {
+			lw.d.Log.Warn("a world's outbox not relayed as it closed; relayed when it is next wired", slog.Any("err", err))
+		}
+		cancel()
+	}
 	if lw.d != nil {
 		lw.d.close()
 	}
@@ -245,6 +274,47 @@ func (h *worldHost) evict(name string) {
 	closeWorlds(done)
 }
 
+// watch, every interval until ctx ends, closes the live worlds that the
+// registry no longer holds, or holds re-created, and those unused for
+// idleWorld: a world deleted through another process stops being served
+// and relayed here, requests or not.
+func (h *worldHost) watch(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := time.Now()
+		h.mu.Lock()
+		var idle, check []*liveWorld
+		for _, lw := range h.live {
+			switch {
+			case lw.users == 0 && now.Sub(lw.used) >= idleWorld:
+				idle = append(idle, lw)
+			case now.Sub(lw.checked) >= h.recheck:
+				check = append(check, lw)
+			}
+		}
+		h.mu.Unlock()
+		for _, lw := range check {
+			w, err := h.reg.Get(ctx, lw.w.Name)
+			if errors.Is(err, worldsport.ErrNotFound) || err == nil && !w.CreatedAt.Equal(lw.w.CreatedAt) {
+				idle = append(idle, lw)
+			}
+		}
+		h.mu.Lock()
+		var done []*liveWorld
+		for _, lw := range idle {
+			done = append(done, h.removeLocked(lw)...)
+		}
+		h.mu.Unlock()
+		closeWorlds(done)
+	}
+}
+
 // closeAll closes every live world: the process is stopping.
 func (h *worldHost) closeAll() {
 	h.mu.Lock()
@@ -256,18 +326,19 @@ func (h *worldHost) closeAll() {
 	closeWorlds(done)
 }
 
-// build wires the world w: its database, its files, the default world's
+// build wires the world lw: its database, its files, the default world's
 // Redis under the world's keys, and the default world's configuration with
-// the world's sandbox key.
-func (h *worldHost) build(ctx context.Context, w worlds.World) (*Deps, *bun.DB, fasthttp.RequestHandler, error) {
+// the world's sandbox key; then it starts the world's outbox relay.
+func (h *worldHost) build(ctx context.Context, lw *liveWorld) error {
+	w := lw.w
 	db, err := h.openDB(ctx, w.Name)
 	if err != nil {
-		return nil, nil, nil, err
+		return err
 	}
 	blobs, err := h.blobs(w.Name)
 	if err != nil {
 		db.Close()
-		return nil, nil, nil, err
+		return err
 	}
 	cfg := h.root.Config
 	cfg.SandboxKey = w.SandboxKey
@@ -275,14 +346,67 @@ func (h *worldHost) build(ctx context.Context, w worlds.World) (*Deps, *bun.DB, 
 	d, err := wire(cfg, h.root.Log.With(slog.String("world", w.Name)), &backends{db: db, redis: h.b.redis, blobs: blobs, root: h.root, world: w.Name})
 	if err != nil {
 		db.Close()
-		return nil, nil, nil, err
+		return err
 	}
 	if err := d.Clock.Reload(ctx); err != nil {
 		d.close()
 		db.Close()
-		return nil, nil, nil, err
+		return err
 	}
-	return d, db, NewHTTP(d).Handler(), nil
+	lw.d, lw.db, lw.handler, lw.jobs = d, db, NewHTTP(d).Handler(), asynq.NewServeMux()
+	for _, m := range d.Modules {
+		if m.Jobs != nil {
+			m.Jobs(lw.jobs.Handle)
+		}
+	}
+	relayCtx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); d.Relay.Run(relayCtx) }()
+	lw.stopRelay = func() { stop(); <-done }
+	return nil
+}
+
+// jobs is the handler of the jobs of world name (workers.WorldJobs).
+func (h *worldHost) jobs(ctx context.Context, name string) (asynq.Handler, func(), error) {
+	lw, err := h.acquire(ctx, name, false)
+	if errors.Is(err, worlds.ErrNotFound) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return lw.jobs, func() { h.release(lw) }, nil
+}
+
+// everyWorld runs a periodic job of the default world, then queues it for
+// every world (its task id with each world's name: once per world and
+// tick, however many processes run the tick).
+func (h *worldHost) everyWorld(next asynq.Handler, queue string) asynq.Handler {
+	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
+		if err := next.ProcessTask(ctx, t); err != nil {
+			return err
+		}
+		id, _ := asynq.GetTaskID(ctx)
+		if id == "" || tasks.WorldOf(id) != "" {
+			return nil
+		}
+		for offset := 0; ; offset += listWorlds {
+			ws, total, err := h.reg.List(ctx, paging.Request{Limit: listWorlds, Offset: offset})
+			if err != nil {
+				return err
+			}
+			for _, w := range ws {
+				_, err := h.root.Queue.EnqueueContext(ctx, asynq.NewTask(t.Type(), t.Payload()),
+					asynq.TaskID(tasks.WorldTaskID(w.Name, id)), asynq.Queue(queue), asynq.MaxRetry(3), asynq.Retention(time.Hour))
+				if err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
+					return err
+				}
+			}
+			if offset+listWorlds >= total {
+				return nil
+			}
+		}
+	})
 }
 
 // openDB opens the world's database, migrated: a schema of the default
@@ -377,6 +501,9 @@ func (h *worldHost) Drop(ctx context.Context, name string) error {
 		if err := prefixblob.New(h.b.blobs, blobport.WorldsPrefix+name+"/").Reset(ctx); err != nil {
 			return err
 		}
+	}
+	if err := jobqueue.NewQueued(h.root.Inspect).Of(name).Reset(ctx); err != nil {
+		return err
 	}
 	// The limiter's keys are led by redis_rate's own "rate:".
 	for _, prefix := range []string{worldKeys(name), "rate:" + worldKeys(name)} {

@@ -39,7 +39,14 @@ type Server struct {
 	sched *asynq.Scheduler
 	log   *slog.Logger
 	jobs  *prometheus.CounterVec
+	world WorldJobs
 }
+
+// WorldJobs is how a job of a world (its task id says which,
+// tasks.WorldOf) reaches that world's handlers: h runs it, release ends
+// its use of the world. A world that no longer exists is a nil h and no
+// error: its jobs are let go.
+type WorldJobs func(ctx context.Context, world string) (h asynq.Handler, release func(), err error)
 
 // Config shapes the job server.
 type Config struct {
@@ -54,6 +61,9 @@ type Config struct {
 	// DelayedCheck is how often due retries and scheduled jobs move back to
 	// their queue; zero is asynq's 5 s. Lanes poll at their own pace.
 	DelayedCheck time.Duration
+	// Worlds runs the jobs of worlds other than the default one; nil runs
+	// every job with the handlers registered here.
+	Worlds WorldJobs
 }
 
 // later is an error that asks for the job to run again after a while
@@ -70,7 +80,7 @@ func retryIn(err error) (time.Duration, bool) {
 
 // NewServer returns a server on redis.
 func NewServer(redis asynq.RedisConnOpt, cfg Config, log *slog.Logger, m *Metrics) *Server {
-	s := &Server{mux: asynq.NewServeMux(), log: log, jobs: m.jobs}
+	s := &Server{mux: asynq.NewServeMux(), log: log, jobs: m.jobs, world: cfg.Worlds}
 	retryDelay := func(n int, err error, t *asynq.Task) time.Duration {
 		if d, ok := retryIn(err); ok {
 			return d
@@ -105,7 +115,7 @@ func NewServer(redis asynq.RedisConnOpt, cfg Config, log *slog.Logger, m *Metric
 		lane.TaskCheckInterval, lane.DelayedTaskCheckInterval = l.Poll, l.Poll
 		s.srvs = append(s.srvs, asynq.NewServer(redis, lane))
 	}
-	s.mux.Use(s.observe)
+	s.mux.Use(s.observe, s.route)
 	s.sched = asynq.NewScheduler(redis, &asynq.SchedulerOpts{Location: time.UTC, Logger: newAsynqLogger(log)})
 	return s
 }
@@ -152,6 +162,27 @@ func (s *Server) Run(ctx context.Context) error {
 // Ping checks that the queue's Redis answers.
 func (s *Server) Ping() error { return s.srvs[0].Ping() }
 
+// route runs a world's job with that world's handlers.
+func (s *Server) route(next asynq.Handler) asynq.Handler {
+	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
+		id, _ := asynq.GetTaskID(ctx)
+		world := tasks.WorldOf(id)
+		if world == "" || s.world == nil {
+			return next.ProcessTask(ctx, t)
+		}
+		h, release, err := s.world(ctx, world)
+		if err != nil {
+			return err
+		}
+		if h == nil {
+			s.log.Info("job of a removed world let go", slog.String("world", world), slog.String("type", t.Type()), slog.String("id", id))
+			return nil
+		}
+		defer release()
+		return h.ProcessTask(ctx, t)
+	})
+}
+
 func (s *Server) observe(next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
 		start := time.Now()
@@ -164,7 +195,7 @@ func (s *Server) observe(next asynq.Handler) asynq.Handler {
 		}
 		s.jobs.WithLabelValues(t.Type(), result).Inc()
 		id, _ := asynq.GetTaskID(ctx)
-		s.log.Info("job", slog.String("type", t.Type()), slog.String("id", id), slog.String("result", result),
+		s.log.Info("job", slog.String("type", t.Type()), slog.String("id", id), slog.String("world", tasks.WorldOf(id)), slog.String("result", result),
 			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 		return err
 	})

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -15,6 +16,7 @@ import (
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/ports/outboxport"
 	"github.com/feria/feria/ports/sandboxport"
+	"github.com/feria/feria/workers/tasks"
 )
 
 // Relay moves outbox messages to asynq, each with its message id as task id,
@@ -28,6 +30,7 @@ type Relay struct {
 	queueOf  func(taskType string) string
 	interval time.Duration
 	kick     chan struct{}
+	world    string
 }
 
 // NewRelay returns a relay; queueOf picks the queue of a task type.
@@ -40,6 +43,13 @@ func NewRelay(outbox outboxport.Pending, client *asynq.Client, clock kernel.Cloc
 // (500 ms by default).
 func (r *Relay) Every(d time.Duration) *Relay {
 	r.interval = d
+	return r
+}
+
+// Of makes the relay's tasks the jobs of world (its name leads their task
+// ids, tasks.WorldTaskID), so that the workers run them in that world.
+func (r *Relay) Of(world string) *Relay {
+	r.world = world
 	return r
 }
 
@@ -88,7 +98,7 @@ func (r *Relay) Once(ctx context.Context) (int, error) {
 	done := make([]string, 0, len(msgs))
 	for _, m := range msgs {
 		task := asynq.NewTask(m.Type, m.Payload)
-		_, err := r.client.EnqueueContext(ctx, task, asynq.TaskID(m.ID), asynq.Queue(r.queueOf(m.Type)),
+		_, err := r.client.EnqueueContext(ctx, task, asynq.TaskID(tasks.WorldTaskID(r.world, m.ID)), asynq.Queue(r.queueOf(m.Type)),
 			asynq.MaxRetry(10), asynq.Retention(24*time.Hour))
 		if err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
 			// Acknowledge what went through; the rest is tried again.
@@ -102,28 +112,72 @@ func (r *Relay) Once(ctx context.Context) (int, error) {
 	return len(done), r.outbox.MarkRelayed(ctx, done, r.clock.Now())
 }
 
-// Queued is every job asynq holds, as the sandbox reset sees it.
-type Queued struct{ insp *asynq.Inspector }
+// Queued is the jobs of one world asynq holds, as the sandbox reset sees
+// them: the queues are shared by every world, and a job says its world by
+// its task id.
+type Queued struct {
+	insp  *asynq.Inspector
+	world string
+}
 
 var _ sandboxport.Resetter = Queued{}
 
-// NewQueued returns the jobs insp reads.
+// NewQueued returns the default world's jobs insp reads.
 func NewQueued(insp *asynq.Inspector) Queued { return Queued{insp: insp} }
 
-// Reset removes every queued, scheduled, retrying, failed and completed job
-// of every queue; jobs running right now finish.
+// Of is the jobs of world instead.
+func (q Queued) Of(world string) Queued {
+	q.world = world
+	return q
+}
+
+// listPage is how many jobs one read of a queue's state lists.
+const listPage = 1000
+
+// Reset removes the world's queued, scheduled, retrying, failed and
+// completed jobs of every queue, and nobody else's; jobs running right now
+// finish.
 func (q Queued) Reset(context.Context) error {
-	insp := q.insp
-	queues, err := insp.Queues()
+	queues, err := q.insp.Queues()
 	if err != nil {
 		return fmt.Errorf("jobqueue: purge: %w", redisstore.Translate(err))
 	}
-	for _, q := range queues {
-		for _, del := range []func(string) (int, error){insp.DeleteAllPendingTasks, insp.DeleteAllScheduledTasks,
-			insp.DeleteAllRetryTasks, insp.DeleteAllArchivedTasks, insp.DeleteAllCompletedTasks} {
-			if _, err := del(q); err != nil {
-				return fmt.Errorf("jobqueue: purge %s: %w", q, redisstore.Translate(err))
+	insp := q.insp
+	for _, name := range queues {
+		for _, list := range []func(string, ...asynq.ListOption) ([]*asynq.TaskInfo, error){insp.ListPendingTasks,
+			insp.ListScheduledTasks, insp.ListRetryTasks, insp.ListArchivedTasks, insp.ListCompletedTasks} {
+			if err := q.purge(name, list); err != nil {
+				return fmt.Errorf("jobqueue: purge %s: %w", name, redisstore.Translate(err))
 			}
+		}
+	}
+	return nil
+}
+
+// purge removes the world's jobs of one state of queue: it reads them all
+// first, since removing while paging would skip some.
+func (q Queued) purge(queue string, list func(string, ...asynq.ListOption) ([]*asynq.TaskInfo, error)) error {
+	var ids []string
+	for page := 1; ; page++ {
+		infos, err := list(queue, asynq.PageSize(listPage), asynq.Page(page))
+		if err != nil {
+			return err
+		}
+		for _, t := range infos {
+			if tasks.WorldOf(t.ID) == q.world {
+				ids = append(ids, t.ID)
+			}
+		}
+		if len(infos) < listPage {
+			break
+		}
+	}
+	for _, id := range ids {
+		// A job that ran or was removed meanwhile is not there to remove;
+		// one that started meanwhile finishes, as running jobs do.
+		err := q.insp.DeleteTask(queue, id)
+		if err != nil && !errors.Is(err, asynq.ErrTaskNotFound) && !strings.Contains(err.Error(), "active state") {
+			return err
 		}
 	}
 	return nil

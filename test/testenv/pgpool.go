@@ -244,15 +244,18 @@ func sweep(c context.Context, conn *sql.Conn) error {
 	}
 	rows.Close()
 	for _, s := range schemas {
+		// A world's schema (sqlstore.Schema: "<schema>_world_<name>") is
+		// its kept schema's, and held by that schema's lock.
+		owner, _, _ := strings.Cut(s, "_world_")
 		var free bool
-		if err := conn.QueryRowContext(c, "SELECT pg_try_advisory_lock("+lockOf(s)+")").Scan(&free); err != nil {
+		if err := conn.QueryRowContext(c, "SELECT pg_try_advisory_lock("+lockOf(owner)+")").Scan(&free); err != nil {
 			return err
 		}
 		if !free {
 			continue
 		}
 		_, err := conn.ExecContext(c, "DROP SCHEMA IF EXISTS "+s+" CASCADE")
-		conn.ExecContext(c, "SELECT pg_advisory_unlock("+lockOf(s)+")") //nolint:errcheck // ends with the process
+		conn.ExecContext(c, "SELECT pg_advisory_unlock("+lockOf(owner)+")") //nolint:errcheck // ends with the process
 		if err != nil {
 			return err
 		}

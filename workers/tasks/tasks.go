@@ -6,6 +6,7 @@ package tasks
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -54,4 +55,32 @@ func Names() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// worldTag leads the task id of a world's job: "world:ci-42:<id>". The
+// default world's jobs have ids without it (outbox ids, asynq's own), so a
+// job says its world by its id alone, and a world's queued jobs are found
+// and removed by it, whatever their type, queue or payload.
+const worldTag = "world:"
+
+// WorldTaskID is the task id of the job id of world (id itself in the
+// default world, "").
+func WorldTaskID(world, id string) string {
+	if world == "" {
+		return id
+	}
+	return worldTag + world + ":" + id
+}
+
+// WorldOf is the world a task id belongs to; "" for the default world.
+func WorldOf(taskID string) string {
+	rest, ok := strings.CutPrefix(taskID, worldTag)
+	if !ok {
+		return ""
+	}
+	world, _, ok := strings.Cut(rest, ":")
+	if !ok {
+		return ""
+	}
+	return world
 }
