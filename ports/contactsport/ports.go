@@ -54,8 +54,14 @@ type Service interface {
 	// Question is GET /questions/{id}, for the item's seller and the buyer
 	// who asked (the caller in ctx).
 	Question(ctx context.Context, id int64) (contacts.AskedQuestion, error)
-	// Questions lists an item's questions for its seller, newest first.
-	Questions(ctx context.Context, itemID string, p paging.Request) ([]contacts.AskedQuestion, paging.Page, error)
+	// Questions lists the caller's questions as a seller (of one item, or
+	// of every item), newest first, optionally of one status.
+	Questions(ctx context.Context, q QuestionSearch, p paging.Request) ([]contacts.AskedQuestion, paging.Page, error)
+	// DeleteQuestion is DELETE /questions/{id}, by the item's seller.
+	DeleteQuestion(ctx context.Context, id int64) error
+	// ResponseTime is GET /users/{id}/questions/response_time, for the
+	// user themself.
+	ResponseTime(ctx context.Context, userID string) (contacts.ResponseTime, error)
 	// AnswerQuestion is POST /answers, by the item's seller; it notifies
 	// the questions topic.
 	AnswerQuestion(ctx context.Context, questionID int64, text string) (contacts.AskedQuestion, error)
@@ -128,13 +134,23 @@ type Questions interface {
 	Add(ctx context.Context, q contacts.AskedQuestion) (contacts.AskedQuestion, error)
 	// Question returns a question or ErrNotFound.
 	Question(ctx context.Context, id int64) (contacts.AskedQuestion, error)
-	// ByItem returns a page of the questions of a seller's item, newest
+	// Search returns a page of a seller's questions matching f, newest
 	// first, and their total.
-	ByItem(ctx context.Context, sellerID int64, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error)
+	Search(ctx context.Context, f contacts.QuestionFilter, p paging.Request) ([]contacts.AskedQuestion, int, error)
+	// Delete removes a question; ErrNotFound for an unknown id.
+	Delete(ctx context.Context, id int64) error
+	// AnsweredOf returns every answered question of a seller.
+	AnsweredOf(ctx context.Context, sellerID int64) ([]contacts.AskedQuestion, error)
 	// Answer sets the answer of an unanswered question and its status
 	// ANSWERED in one write; ErrAnswered when it already had one (of two
 	// answers at once, one wins), ErrNotFound for an unknown id.
 	Answer(ctx context.Context, id int64, a contacts.Answer) error
+}
+
+// QuestionSearch is GET /questions/search's query as sent: Item and/or
+// SellerID, and Status, each empty when absent.
+type QuestionSearch struct {
+	Item, SellerID, Status string
 }
 
 // ErrAnswered is a second answer to one question.

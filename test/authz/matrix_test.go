@@ -81,7 +81,8 @@ var rows = []row{
 	{route: "GET /users/:user_id/items_visits/time_window", access: token, path: "/users/123/items_visits/time_window?last=7&unit=day", may: []string{seller}},
 	// Anyone may ask, but not on an item of one's own.
 	{route: "POST /questions", access: token, path: "/questions", body: map[string]any{"item_id": "MLA1100", "text": "¿Tiene stock?"}, may: []string{other, buyer, nobody}},
-	{route: "GET /questions/search", access: token, path: "/questions/search?item_id=MLA1100", may: []string{seller}},
+	{route: "GET /questions/search", access: token, path: "/questions/search?seller_id=123&item_id=MLA1100&status=UNANSWERED", may: []string{seller}},
+	{route: "GET /users/:user_id/questions/response_time", access: token, path: "/users/123/questions/response_time", may: []string{seller}},
 
 	// B. Compatibilities.
 	{route: "GET /catalog/dumps/domains/:site_id/compatibilities", path: "/catalog/dumps/domains/MLA/compatibilities"},
@@ -136,6 +137,7 @@ var rows = []row{
 	{route: "GET /packs/:pack_id/fiscal_documents/:fiscal_document_id", access: token, path: "/packs/2000001234/fiscal_documents/{doc}", may: []string{seller, buyer}},
 	{route: "POST /packs/:pack_id/fiscal_documents/billing_info", access: token, path: "/packs/2000001234/fiscal_documents/billing_info", body: map[string]any{"text": "¿Me pasás tus datos de facturación?"}, may: []string{seller}},
 	{route: "DELETE /packs/:pack_id/fiscal_documents", access: token, path: "/packs/2000001234/fiscal_documents", may: []string{seller}, last: true},
+	{route: "DELETE /questions/:question_id", access: token, path: "/questions/{question}", may: []string{seller}, last: true},
 	// An empty pack id is nobody's pack.
 	{route: "POST /packs//fiscal_documents", access: token, path: "/packs//fiscal_documents", body: upload{}},
 	{route: "GET /packs//fiscal_documents", access: token, path: "/packs//fiscal_documents"},

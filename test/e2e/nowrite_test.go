@@ -168,6 +168,10 @@ func writePaths() []writePath {
 			do: func(_ *testing.T, a *apptest.App, vars map[string]string) apptest.Response {
 				return a.Do("POST", "/answers", `{"question_id":`+vars["question"]+`,"text":"Sí, 12 meses."}`, apptest.Bearer(demoSeller)...)
 			}},
+		{name: "DELETE /questions/{id}", prepare: askQuestion, ok: 200,
+			do: func(_ *testing.T, a *apptest.App, vars map[string]string) apptest.Response {
+				return a.Do("DELETE", "/questions/"+vars["question"], nil, apptest.Bearer(demoSeller)...)
+			}},
 		{name: "POST /orders/{id}/notes", prepare: nothing, ok: 201,
 			do: as(demoSeller, "POST", "/orders/2000001/notes", `{"note":"Llamar al comprador"}`)},
 		{name: "POST compatibilities", prepare: nothing, ok: 200,

@@ -1,11 +1,14 @@
 package contactsapi
 
 import (
+	"strconv"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/feria/feria/adapters/httpapi"
 	"github.com/feria/feria/core/contacts"
 	"github.com/feria/feria/core/paging"
+	"github.com/feria/feria/ports/contactsport"
 )
 
 // questionJSON is a question as the buyer and the seller see it.
@@ -17,8 +20,8 @@ type questionJSON struct {
 	Text        string   `json:"text"`
 	Status      string   `json:"status"`
 	DateCreated string   `json:"date_created"`
-	// Answer is shown once the seller answered.
-	Answer *answerJSON `json:"answer,omitempty"`
+	// Answer is null until the seller answers.
+	Answer *answerJSON `json:"answer"`
 }
 
 type answerJSON struct {
@@ -73,8 +76,9 @@ func (h handlers) ask(c *fiber.Ctx) error {
 	return c.Status(fiber.StatusCreated).JSON(questionOut(q))
 }
 
-// search serves GET /questions/search?item=... (item_id too) for the item's
-// seller. The answer carries total and limit at the top level, as the
+// search serves GET /questions/search for the caller as a seller: of an
+// item (item, or item_id) and/or of seller_id (the caller), of one status
+// when asked. The answer carries total and limit at the top level, as the
 // marketplace documents it, and the platform's paging object.
 func (h handlers) search(c *fiber.Ctx) error {
 	p, err := httpapi.Paging(c)
@@ -88,7 +92,8 @@ func (h handlers) search(c *fiber.Ctx) error {
 	case itemID != "" && itemID != item:
 		return contacts.ErrBadRequest.Withf("item %s and item_id %s name different items; send one of them", item, itemID)
 	}
-	qs, page, err := h.svc.Questions(c.UserContext(), item, p)
+	in := contactsport.QuestionSearch{Item: item, SellerID: httpapi.Query(c, "seller_id"), Status: httpapi.Query(c, "status")}
+	qs, page, err := h.svc.Questions(c.UserContext(), in, p)
 	if err != nil {
 		return err
 	}
@@ -102,6 +107,46 @@ func (h handlers) search(c *fiber.Ctx) error {
 		out.Questions[i] = questionOut(q)
 	}
 	return c.JSON(out)
+}
+
+// remove serves DELETE /questions/{question_id} for the item's seller.
+func (h handlers) remove(c *fiber.Ctx) error {
+	id, err := httpapi.PositiveID("question_id", c.Params("question_id"))
+	if err != nil {
+		return err
+	}
+	if err := h.svc.DeleteQuestion(c.UserContext(), id); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"message": "question " + strconv.FormatInt(id, 10) + " deleted"})
+}
+
+// timeJSON is one bucket of a response time; feria does not estimate the
+// marketplace's sales increase, always null.
+type timeJSON struct {
+	ResponseTime         *int64 `json:"response_time"`
+	SalesPercentIncrease *int64 `json:"sales_percent_increase"`
+}
+
+// responseTime serves GET /users/{user_id}/questions/response_time, in
+// minutes, for the user themself.
+func (h handlers) responseTime(c *fiber.Ctx) error {
+	rt, err := h.svc.ResponseTime(c.UserContext(), c.Params("user_id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(struct {
+		UserID int64 `json:"user_id"`
+		Total  struct {
+			ResponseTime *int64 `json:"response_time"`
+		} `json:"total"`
+		Weekend    timeJSON `json:"weekend"`
+		Working    timeJSON `json:"weekdays_working_hours"`
+		ExtraHours timeJSON `json:"weekdays_extra_hours"`
+	}{UserID: rt.UserID, Total: struct {
+		ResponseTime *int64 `json:"response_time"`
+	}{rt.Total}, Weekend: timeJSON{ResponseTime: rt.Weekend}, Working: timeJSON{ResponseTime: rt.WorkingHours},
+		ExtraHours: timeJSON{ResponseTime: rt.ExtraHours}})
 }
 
 // question serves GET /questions/{question_id}: the resource a questions

@@ -48,7 +48,9 @@ func Routes(app fiber.Router, svc contactsport.Service, auth httpapi.Auth) {
 	// A question read is a notified resource: its errors are in shape (a),
 	// as every resource a notification names (docs/decisions.md).
 	app.Get("/questions/:question_id", httpapi.UseShape(httpapi.ShapeDefault), auth.Required(), h.question)
+	app.Delete("/questions/:question_id", httpapi.UseShape(httpapi.ShapeDefault), auth.Required(), h.remove)
 	app.Post("/answers", httpapi.UseShape(httpapi.ShapeDefault), auth.Required(), h.answer)
+	app.Get("/users/:user_id/questions/response_time", httpapi.UseShape(httpapi.ShapeDefault), auth.Required(), h.responseTime)
 }
 
 type handlers struct{ svc contactsport.Service }

@@ -115,7 +115,7 @@ func TestQuestions(t *testing.T) {
 		r := a.Do("POST", "/questions", map[string]string{"item_id": "MLA1", "text": "  ¿Hacen envíos?  "}, buyer...)
 		var q struct{ ID int64 }
 		r.JSON(t, &q)
-		r.Is(t, 201, fmt.Sprintf(`{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Hacen envíos?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"}`, q.ID))
+		r.Is(t, 201, fmt.Sprintf(`{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Hacen envíos?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z","answer":null}`, q.ID))
 		r2 := a.Do("POST", "/questions", map[string]string{"item_id": "MLA1", "text": "¿Color?"}, buyer...)
 		var q2 struct{ ID int64 }
 		r2.JSON(t, &q2)
@@ -133,12 +133,12 @@ func TestQuestions(t *testing.T) {
 		a.Sandbox("GET", fmt.Sprintf("/contact_events/question-%d", q.ID), nil).Is(t, 200, fmt.Sprintf(`{"id":"question-%d","item_id":"MLA1","type":"question","date":"2026-11-20T12:00:00Z"}`, q.ID))
 
 		a.Do("GET", "/questions/search?item_id=MLA1", nil, seller...).Is(t, 200, fmt.Sprintf(`{"total":2,"limit":50,"questions":[
-				{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Color?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"},
-				{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Hacen envíos?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"}],
+				{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Color?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z","answer":null},
+				{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Hacen envíos?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z","answer":null}],
 				"paging":{"total":2,"offset":0,"limit":50}}`, q2.ID, q.ID))
 		// item is the marketplace's documented name of item_id.
 		a.Do("GET", "/questions/search?item=MLA1&limit=1&offset=1&access_token="+sellerToken, nil).Is(t, 200, fmt.Sprintf(`{"total":2,"limit":1,"questions":[
-				{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Hacen envíos?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"}],
+				{"id":%d,"item_id":"MLA1","seller_id":7,"from":{"id":9},"text":"¿Hacen envíos?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z","answer":null}],
 				"paging":{"total":2,"offset":1,"limit":1}}`, q.ID))
 		a.Do("GET", "/questions/search?item_id=MLA2", nil, seller...).Is(t, 200, `{"total":0,"limit":50,"questions":[],"paging":{"total":0,"offset":0,"limit":50}}`)
 		a.Do("GET", "/questions/search?item=MLA2&item_id=MLA2", nil, seller...).Is(t, 200, `{"total":0,"limit":50,"questions":[],"paging":{"total":0,"offset":0,"limit":50}}`)
@@ -165,7 +165,7 @@ func TestQuestions(t *testing.T) {
 			{"inbox without token", "GET", "/questions/search?item_id=MLA1", nil, nil, 401, `{"code":"unauthorized","message":"access token required"}`},
 			{"inbox of another seller", "GET", "/questions/search?item_id=MLA1", nil, apptest.Bearer(seller2Token), 403, `{"code":"forbidden","message":"only the seller of item MLA1 may read its questions"}`},
 			{"inbox of a buyer", "GET", "/questions/search?item_id=MLA1", nil, buyer, 403, `{"code":"forbidden","message":"only the seller of item MLA1 may read its questions"}`},
-			{"inbox without item_id", "GET", "/questions/search", nil, seller, 400, `{"code":"bad_request","message":"item_id is required"}`},
+			{"inbox without item_id", "GET", "/questions/search", nil, seller, 400, `{"code":"bad_request","message":"item_id or seller_id is required"}`},
 			{"inbox of two items", "GET", "/questions/search?item=MLA1&item_id=MLA2", nil, seller, 400, `{"code":"bad_request","message":"item MLA1 and item_id MLA2 name different items; send one of them"}`},
 			{"inbox of another seller, by item", "GET", "/questions/search?item=MLA1", nil, apptest.Bearer(seller2Token), 403, `{"code":"forbidden","message":"only the seller of item MLA1 may read its questions"}`},
 			{"inbox of an unknown item", "GET", "/questions/search?item_id=MLA404", nil, seller, 404, `{"code":"not_found","message":"item MLA404 not found"}`},

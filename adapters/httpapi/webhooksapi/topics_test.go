@@ -104,6 +104,9 @@ func TestEveryTopic(t *testing.T) {
 		r.JSON(t, &q)
 		questionID = fmt.Sprint(q.ID)
 	}, "789 questions /questions/1")
+	step("an answer", func() {
+		ok(a.Do("POST", "/answers", map[string]any{"question_id": 1, "text": "Sí, 12 meses."}, seller...), 200)
+	}, "789 questions /questions/1")
 	step("an order changed", func() { ok(a.Sandbox("PUT", "/orders/2000001", order("cancelled", 2)), 200) },
 		"789 orders_v2 /orders/2000001", "791 orders_v2 /orders/2000001")
 	step("the same order again", func() { ok(a.Sandbox("PUT", "/orders/2000001", order("cancelled", 2)), 200) })
@@ -180,7 +183,8 @@ func TestEveryTopic(t *testing.T) {
 		"order_items":[{"item":{"id":"MLA1100"},"quantity":2,"unit_price":15000,"currency_id":"ARS"}],"total_amount":30000,"currency_id":"ARS",
 		"buyer":{"id":456},"seller":{"id":123},"shipping":{"id":40001}}`)
 	a.Do("GET", "/shipments/40002", nil, buyer...).Is(t, 200, `{"id":40002,"site_id":"MLA","order_id":2000001,"driver_id":778}`)
-	a.Do("GET", "/questions/1", nil, buyer...).Is(t, 200, `{"id":1,"item_id":"MLA1100","seller_id":123,"from":{"id":456},"text":"¿Tiene garantía?","status":"UNANSWERED","date_created":"2026-11-20T12:00:00Z"}`)
+	a.Do("GET", "/questions/1", nil, buyer...).Is(t, 200, `{"id":1,"item_id":"MLA1100","seller_id":123,"from":{"id":456},"text":"¿Tiene garantía?","status":"ANSWERED","date_created":"2026-11-20T12:00:00Z",
+		"answer":{"text":"Sí, 12 meses.","status":"ACTIVE","date_created":"2026-11-20T12:00:00Z"}}`)
 	if r := a.Do("GET", "/messages/"+messageID, nil, buyer...).HasStatus(t, 200); !strings.Contains(string(r.Body), `"text":"Necesito tu CUIT"`) {
 		t.Errorf("message for its buyer: %d %s", r.Status, r.Body)
 	}

@@ -125,10 +125,16 @@ func (s *Store) Question(ctx context.Context, id int64) (contacts.AskedQuestion,
 	return row.question(), nil
 }
 
-// ByItem pages the questions of a seller's item, newest first.
-func (s *Store) ByItem(ctx context.Context, sellerID int64, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error) {
+// Search pages a seller's questions matching f, newest first.
+func (s *Store) Search(ctx context.Context, f contacts.QuestionFilter, p paging.Request) ([]contacts.AskedQuestion, int, error) {
 	var rows []questionRow
-	q := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("seller_id = ? AND item_id = ?", sellerID, itemID)
+	q := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("seller_id = ?", f.SellerID)
+	if f.ItemID != "" {
+		q = q.Where("item_id = ?", f.ItemID)
+	}
+	if f.Status != "" {
+		q = q.Where("status = ?", f.Status)
+	}
 	var total int64
 	var err error
 	if p.Limit == 0 { // bun reads Limit(0) as "no limit"
@@ -137,11 +143,39 @@ func (s *Store) ByItem(ctx context.Context, sellerID int64, itemID string, p pag
 		total, err = q.OrderExpr("id DESC").Limit(int64(p.Limit)).Offset(int64(p.Offset)).ScanAndCount(ctx)
 	}
 	if err != nil && !sqlstore.IsNoRows(err) {
-		return nil, 0, fmt.Errorf("contactsdb: questions of %s: %w", itemID, err)
+		return nil, 0, fmt.Errorf("contactsdb: questions of seller %d: %w", f.SellerID, err)
 	}
 	out := make([]contacts.AskedQuestion, len(rows))
 	for i, r := range rows {
 		out[i] = r.question()
 	}
 	return out, int(total), nil
+}
+
+// Delete removes a question.
+func (s *Store) Delete(ctx context.Context, id int64) error {
+	res, err := sqlstore.IDB(ctx, s.db).NewDelete().Model((*questionRow)(nil)).Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("contactsdb: delete question %d: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("contactsdb: delete question %d: %w", id, err)
+	} else if n == 0 {
+		return fmt.Errorf("contactsdb: question %d: %w", id, contactsport.ErrNotFound)
+	}
+	return nil
+}
+
+// AnsweredOf returns every answered question of a seller.
+func (s *Store) AnsweredOf(ctx context.Context, sellerID int64) ([]contacts.AskedQuestion, error) {
+	var rows []questionRow
+	err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("seller_id = ? AND answer_text IS NOT NULL", sellerID).Scan(ctx)
+	if err != nil && !sqlstore.IsNoRows(err) {
+		return nil, fmt.Errorf("contactsdb: answered questions of seller %d: %w", sellerID, err)
+	}
+	out := make([]contacts.AskedQuestion, len(rows))
+	for i, r := range rows {
+		out[i] = r.question()
+	}
+	return out, nil
 }

@@ -80,20 +80,20 @@ func TestStore(t *testing.T) {
 				Status: contacts.Unanswered, DateCreated: at}); err != nil {
 				t.Fatal(err)
 			}
-			qs, total, err := s.ByItem(ctx, 7, "MLA1", paging.Request{Limit: 2})
+			qs, total, err := s.Search(ctx, contacts.QuestionFilter{SellerID: 7, ItemID: "MLA1"}, paging.Request{Limit: 2})
 			if err != nil || total != 3 || len(qs) != 2 || qs[0].ID != ids[2] || qs[1].ID != ids[1] ||
 				!qs[0].DateCreated.Equal(at.Add(2*time.Minute)) || qs[0].FromID != 9 || qs[0].Status != "UNANSWERED" {
-				t.Fatalf("ByItem = %+v, %d, %v", qs, total, err)
+				t.Fatalf("Search = %+v, %d, %v", qs, total, err)
 			}
-			qs, total, _ = s.ByItem(ctx, 7, "MLA1", paging.Request{Limit: 2, Offset: 2})
+			qs, total, _ = s.Search(ctx, contacts.QuestionFilter{SellerID: 7, ItemID: "MLA1"}, paging.Request{Limit: 2, Offset: 2})
 			if total != 3 || len(qs) != 1 || qs[0].ID != ids[0] {
 				t.Fatalf("page 2 = %+v, %d", qs, total)
 			}
-			qs, total, _ = s.ByItem(ctx, 7, "MLA1", paging.Request{Limit: 0})
+			qs, total, _ = s.Search(ctx, contacts.QuestionFilter{SellerID: 7, ItemID: "MLA1"}, paging.Request{Limit: 0})
 			if total != 3 || len(qs) != 0 {
 				t.Fatalf("limit 0 = %+v, %d", qs, total)
 			}
-			if qs, total, _ = s.ByItem(ctx, 8, "MLA1", paging.Default()); total != 0 || len(qs) != 0 {
+			if qs, total, _ = s.Search(ctx, contacts.QuestionFilter{SellerID: 8, ItemID: "MLA1"}, paging.Default()); total != 0 || len(qs) != 0 {
 				t.Fatalf("another seller's inbox = %+v, %d", qs, total)
 			}
 			if q, err := s.Question(ctx, ids[1]); err != nil || q.ID != ids[1] || q.Text != "dos" || q.SellerID != 7 || q.FromID != 9 ||
@@ -113,7 +113,7 @@ func TestStore(t *testing.T) {
 				}
 				return context.Canceled
 			})
-			if _, total, _ := s.ByItem(ctx, 7, "MLA1", paging.Default()); total != 3 {
+			if _, total, _ := s.Search(ctx, contacts.QuestionFilter{SellerID: 7, ItemID: "MLA1"}, paging.Default()); total != 3 {
 				t.Fatalf("rolled-back question kept: total %d", total)
 			}
 		})

@@ -13,7 +13,6 @@ import (
 
 	"github.com/feria/feria/core/contacts"
 	"github.com/feria/feria/core/kernel"
-	"github.com/feria/feria/core/paging"
 	"github.com/feria/feria/core/webhooks"
 	"github.com/feria/feria/ports/contactsport"
 	"github.com/feria/feria/ports/webhooksport"
@@ -341,33 +340,6 @@ func (s *Service) Question(ctx context.Context, id int64) (contacts.AskedQuestio
 		return contacts.AskedQuestion{}, contacts.ErrForbidden.Withf("question %d is neither asked by the caller nor on the caller's item", id)
 	}
 	return q, nil
-}
-
-// Questions lists an item's questions for its seller.
-func (s *Service) Questions(ctx context.Context, itemID string, p paging.Request) ([]contacts.AskedQuestion, paging.Page, error) {
-	caller, ok := kernel.CallerFrom(ctx)
-	if !ok {
-		return nil, paging.Page{}, kernel.E(kernel.Unauthenticated, "unauthorized", "access token required")
-	}
-	if itemID == "" {
-		return nil, paging.Page{}, contacts.ErrBadRequest.With("item_id is required")
-	}
-	id, err := contacts.ParseItemID(itemID)
-	if err != nil {
-		return nil, paging.Page{}, err
-	}
-	sellers, err := s.sellers(ctx, []string{id})
-	if err != nil {
-		return nil, paging.Page{}, err
-	}
-	if sellers[id] != caller.UserID {
-		return nil, paging.Page{}, contacts.ErrForbidden.Withf("only the seller of item %s may read its questions", id)
-	}
-	qs, total, err := s.questions.ByItem(ctx, caller.UserID, id, p)
-	if err != nil {
-		return nil, paging.Page{}, err
-	}
-	return qs, p.Of(total), nil
 }
 
 // Reset forgets every counter.

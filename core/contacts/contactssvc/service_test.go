@@ -128,11 +128,11 @@ func TestAskAndSearch(t *testing.T) {
 	if _, err := s.Ask(context.Background(), "MLA1", "x"); kernel.KindOf(err) != kernel.Unauthenticated {
 		t.Fatalf("anonymous: %v", err)
 	}
-	qs, page, err := s.Questions(seller, "MLA1", paging.Default())
+	qs, page, err := s.Questions(seller, contactsport.QuestionSearch{Item: "MLA1"}, paging.Default())
 	if err != nil || len(qs) != 1 || page.Total != 1 {
 		t.Fatalf("Questions = %v %+v %v", qs, page, err)
 	}
-	if _, _, err := s.Questions(buyer, "MLA1", paging.Default()); kernel.KindOf(err) != kernel.Permission {
+	if _, _, err := s.Questions(buyer, contactsport.QuestionSearch{Item: "MLA1"}, paging.Default()); kernel.KindOf(err) != kernel.Permission {
 		t.Fatalf("buyer reads inbox: %v", err)
 	}
 }

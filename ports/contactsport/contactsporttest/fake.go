@@ -211,16 +211,42 @@ func (q *Questions) Answer(_ context.Context, id int64, a contacts.Answer) error
 	return contactsport.ErrNotFound
 }
 
-// ByItem pages an item's questions, newest first.
-func (q *Questions) ByItem(_ context.Context, sellerID int64, itemID string, p paging.Request) ([]contacts.AskedQuestion, int, error) {
+// Search pages a seller's questions matching f, newest first.
+func (q *Questions) Search(_ context.Context, f contacts.QuestionFilter, p paging.Request) ([]contacts.AskedQuestion, int, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var mine []contacts.AskedQuestion
 	for _, x := range q.all {
-		if x.ItemID == itemID && x.SellerID == sellerID {
+		if x.SellerID == f.SellerID && (f.ItemID == "" || x.ItemID == f.ItemID) && (f.Status == "" || x.Status == f.Status) {
 			mine = append(mine, x)
 		}
 	}
 	sort.SliceStable(mine, func(i, j int) bool { return mine[i].ID > mine[j].ID })
 	return paging.Slice(mine, p), len(mine), nil
+}
+
+// Delete removes a question.
+func (q *Questions) Delete(_ context.Context, id int64) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for i, x := range q.all {
+		if x.ID == id {
+			q.all = append(q.all[:i], q.all[i+1:]...)
+			return nil
+		}
+	}
+	return contactsport.ErrNotFound
+}
+
+// AnsweredOf returns a seller's answered questions.
+func (q *Questions) AnsweredOf(_ context.Context, sellerID int64) ([]contacts.AskedQuestion, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var out []contacts.AskedQuestion
+	for _, x := range q.all {
+		if x.SellerID == sellerID && x.Answer != nil {
+			out = append(out, x)
+		}
+	}
+	return out, nil
 }
