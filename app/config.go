@@ -57,6 +57,9 @@ type Config struct {
 	// long a world may go unused before it is removed.
 	MaxWorlds int
 	WorldTTL  time.Duration
+	// CallbackAllowPrivate lets callbacks reach loopback and private
+	// addresses.
+	CallbackAllowPrivate bool
 	// WorldRecheck is how long a process serves a wired world before it
 	// reads the registry again (zero: a second); not an environment
 	// variable: tests shorten it.
@@ -110,6 +113,7 @@ var Variables = []Variable{
 	{Name: "WORKER_DELAYED_CHECK", Default: "5s", Meaning: "how often a worker moves retried and scheduled jobs that are due back to their queue"},
 	{Name: "RATE_LIMITS", Unset: "the marketplace's documented limits (docs/sandbox.md)", Meaning: "the default rate limits, as the body of `PUT /sandbox/rate_limits`: `{\"rules\": [{\"method\": \"POST\", \"path\": \"/items/*/compatibilities\", \"per_minute\": 100}]}`; `{\"rules\": []}` for none"},
 	{Name: "MAX_WORLDS", Default: "1000", Meaning: "how many worlds (`PUT /sandbox/worlds/{name}`) may exist at once; creating one more answers 429; `0` for no bound"},
+	{Name: "CALLBACK_ALLOW_PRIVATE", Unset: "`true` in the embedded mode, else `false`", Meaning: "whether notifications to applications may call back loopback and private addresses (`true` or `false`); link-local and metadata addresses are never called"},
 	{Name: "WORLD_TTL", Default: "168h", Meaning: "a world not used for this long (a duration, `168h` is 7 days) is removed with everything of it"},
 	{Name: "RETENTION_OUTBOX", Default: "168h", Meaning: "how long a relayed outbox message, and the record of a compatibility copy job done, is kept (a duration); older ones are removed every hour, by the service clock"},
 	{Name: "RETENTION_NOTIFICATIONS", Default: "168h", Meaning: "how long a notification to an application is kept after its last attempt, with its attempts, delivered or missed (at least `48h`, the two days a missed feed is listed)"},
@@ -215,6 +219,12 @@ func (c *Config) parseTunings(env func(string) string, vals map[string]string) e
 	if c.WorkerDelayedCheck, err = time.ParseDuration(env("WORKER_DELAYED_CHECK")); err != nil || c.WorkerDelayedCheck <= 0 {
 		return fmt.Errorf("WORKER_DELAYED_CHECK: want a positive duration such as 5s, got %q", vals["WORKER_DELAYED_CHECK"])
 	}
+	c.CallbackAllowPrivate = c.Embedded()
+	if raw := env("CALLBACK_ALLOW_PRIVATE"); raw != "" {
+		if c.CallbackAllowPrivate, err = strconv.ParseBool(raw); err != nil {
+			return fmt.Errorf("CALLBACK_ALLOW_PRIVATE: want true or false, got %q", raw)
+		}
+	}
 	if c.MaxWorlds, err = strconv.Atoi(env("MAX_WORLDS")); err != nil || c.MaxWorlds < 0 {
 		return fmt.Errorf("MAX_WORLDS: want a whole number, 0 for no bound, got %q", vals["MAX_WORLDS"])
 	}
@@ -309,6 +319,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Duration("worker_delayed_check", c.WorkerDelayedCheck),
 		slog.Int("rate_limits", len(c.RateLimits)),
 		slog.Int("max_worlds", c.MaxWorlds),
+		slog.Bool("callback_allow_private", c.CallbackAllowPrivate),
 		slog.Duration("world_ttl", c.WorldTTL),
 		slog.String("fixtures_file", c.FixturesFile),
 	)

@@ -122,7 +122,7 @@ func modules(d *Deps) ([]Module, error) {
 	// The notifications to applications: every write path below that
 	// changes a resource of a topic tells hooks in its transaction.
 	hooks := webhookssvc.New(webhookssvc.Deps{Store: webhooksdb.New(d.DB), Apps: apps, Outbox: outboxdb.New(d.DB),
-		Sender: httpcallback.New(), Tx: d.Tx, Clock: d.Clock, Wall: kernel.SystemClock})
+		Sender: httpcallback.New(d.Config.CallbackAllowPrivate), Tx: d.Tx, Clock: d.Clock, Wall: kernel.SystemClock})
 	d.Registry.MustRegister(webhooksapi.NewCollector(hooks))
 	brands := brandssvc.New(brandssvc.Deps{Store: brandsdb.New(d.DB), Users: d.Accounts, Clock: d.Clock})
 	catalog := catalogsvc.New(catalogsvc.Deps{Store: catalogdb.New(d.DB), Users: d.Accounts, OfficialStores: brands,

@@ -41,7 +41,7 @@ func TestIntegrationEndToEnd(t *testing.T) {
 		redisPort := freePort(t)
 		startRedis(t, redisPort)
 		s3, bucket := testenv.S3(t), testenv.S3Bucket(t)
-		integration(t, startFeria(t, bin, "DATABASE_URL="+testenv.PostgresSchemaURL(t), fmt.Sprintf("REDIS_URL=redis://127.0.0.1:%d/0", redisPort),
+		integration(t, startFeria(t, bin, "CALLBACK_ALLOW_PRIVATE=true", "DATABASE_URL="+testenv.PostgresSchemaURL(t), fmt.Sprintf("REDIS_URL=redis://127.0.0.1:%d/0", redisPort),
 			"S3_ENDPOINT="+s3.Endpoint, "S3_ACCESS_KEY="+s3.AccessKey, "S3_SECRET_KEY="+s3.SecretKey, "S3_BUCKET="+bucket,
 			fmt.Sprint("S3_USE_SSL=", s3.UseSSL)))
 	})

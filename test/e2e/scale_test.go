@@ -116,7 +116,7 @@ func startFleet(t *testing.T, redisURL string) *fleet {
 	f := &fleet{t: t, bin: feriaBinary(t), mail: smtptest.Start(t), http: &http.Client{Timeout: 20 * time.Second}, rx: newReceiver(t)}
 	dbURL := testenv.PostgresEmptySchemaURL(t)
 	s3, bucket := testenv.S3(t), testenv.S3Bucket(t)
-	f.env = []string{"DATABASE_URL=" + dbURL, "REDIS_URL=" + redisURL, "S3_ENDPOINT=" + s3.Endpoint,
+	f.env = []string{"CALLBACK_ALLOW_PRIVATE=true", "DATABASE_URL=" + dbURL, "REDIS_URL=" + redisURL, "S3_ENDPOINT=" + s3.Endpoint,
 		"S3_ACCESS_KEY=" + s3.AccessKey, "S3_SECRET_KEY=" + s3.SecretKey, "S3_BUCKET=" + bucket,
 		fmt.Sprint("S3_USE_SSL=", s3.UseSSL), "SMTP_URL=" + f.mail.URL(), "SANDBOX_KEY=" + fleetKey,
 		"LOG_LEVEL=info", "DATA_DIR=" + t.TempDir(), "SHUTDOWN_TIMEOUT=2s",
@@ -870,7 +870,7 @@ func exitCode(err error) int {
 func TestMigrateRace(t *testing.T) {
 	t.Parallel()
 	bin := feriaBinary(t)
-	env := []string{"PATH=" + os.Getenv("PATH"), "DATABASE_URL=" + testenv.PostgresEmptySchemaURL(t),
+	env := []string{"PATH=" + os.Getenv("PATH"), "CALLBACK_ALLOW_PRIVATE=true", "DATABASE_URL=" + testenv.PostgresEmptySchemaURL(t),
 		fmt.Sprintf("REDIS_URL=redis://127.0.0.1:%d/0", freePort(t)), fmt.Sprintf("S3_ENDPOINT=127.0.0.1:%d", freePort(t)),
 		"S3_ACCESS_KEY=a", "S3_SECRET_KEY=b", "DATA_DIR=" + t.TempDir()}
 	outs := make([][]byte, 2)

@@ -101,7 +101,7 @@ func TestWebhooksWorkerKilled(t *testing.T) {
 		r.JSON(t, &n)
 		ids[n.ID] = true
 	}
-	env := []string{"DATABASE_URL=" + dbURL, "REDIS_URL=" + redisURL, "DATA_DIR=" + t.TempDir(), "LOG_LEVEL=debug",
+	env := []string{"CALLBACK_ALLOW_PRIVATE=true", "DATABASE_URL=" + dbURL, "REDIS_URL=" + redisURL, "DATA_DIR=" + t.TempDir(), "LOG_LEVEL=debug",
 		"WORKER_RETRY_DELAY=1s", "WORKER_DELAYED_CHECK=200ms"}
 
 	w1 := startWorkerProcess(t, bin, env, 1)

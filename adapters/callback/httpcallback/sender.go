@@ -25,11 +25,15 @@ type Sender struct{ client *http.Client }
 var _ webhooksport.Sender = (*Sender)(nil)
 
 // New returns a sender. Its connections to a callback are kept for reuse:
-// an application receives many notifications.
-func New() *Sender {
+// an application receives many notifications. Whatever a callback's host
+// name resolves to, no connection is made to a link-local or metadata
+// address, nor to a loopback or private one unless allowPrivate (guard,
+// checked as each connection is dialled).
+func New(allowPrivate bool) *Sender {
 	transport := &http.Transport{
-		Proxy:                  nil, // callbacks are reached directly, never through the environment's proxy
-		DialContext:            (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		Proxy: nil, // callbacks are reached directly, never through the environment's proxy
+		DialContext: (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second,
+			Control: guard(allowPrivate)}).DialContext,
 		TLSHandshakeTimeout:    5 * time.Second,
 		MaxResponseHeaderBytes: 64 << 10,
 		DisableCompression:     true, // no Accept-Encoding: the request carries exactly its headers
@@ -78,6 +82,10 @@ func (s *Sender) Post(ctx context.Context, req webhooks.Request, timeout time.Du
 func failure(ctx context.Context, err error, timeout time.Duration) string {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return fmt.Sprintf("timeout: no answer within %d ms", timeout.Milliseconds())
+	}
+	var no refused
+	if errors.As(err, &no) {
+		return no.msg
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {

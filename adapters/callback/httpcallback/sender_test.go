@@ -31,7 +31,7 @@ func TestPostsExactlyTheRequest(t *testing.T) {
 		io.WriteString(w, "ok")
 	}))
 	defer rx.Close()
-	x := httpcallback.New().Post(context.Background(), request(rx.URL+"/notifications?x=1"), time.Second)
+	x := httpcallback.New(true).Post(context.Background(), request(rx.URL+"/notifications?x=1"), time.Second)
 	if x.Err != "" || x.Status != 200 || x.Body != "ok" || x.Headers["X-Receiver"] != "yes" || x.Duration <= 0 || x.Duration > time.Second {
 		t.Fatalf("exchange %+v", x)
 	}
@@ -57,7 +57,7 @@ func TestNeverFollowsARedirect(t *testing.T) {
 		http.Redirect(w, r, target.URL, http.StatusTemporaryRedirect)
 	}))
 	defer rx.Close()
-	x := httpcallback.New().Post(context.Background(), request(rx.URL), time.Second)
+	x := httpcallback.New(true).Post(context.Background(), request(rx.URL), time.Second)
 	if x.Status != 307 || x.Headers["Location"] != target.URL || followed.Load() {
 		t.Fatalf("redirect: %+v, followed %v", x, followed.Load())
 	}
@@ -69,7 +69,7 @@ func TestBoundedByTheTimeout(t *testing.T) {
 	defer rx.Close()
 	defer close(release)
 	start := time.Now()
-	x := httpcallback.New().Post(context.Background(), request(rx.URL), 150*time.Millisecond)
+	x := httpcallback.New(true).Post(context.Background(), request(rx.URL), 150*time.Millisecond)
 	if x.Status != 0 || x.Err != "timeout: no answer within 150 ms" || time.Since(start) > 2*time.Second || x.Duration < 150*time.Millisecond {
 		t.Fatalf("silent receiver: %+v after %s", x, time.Since(start))
 	}
@@ -86,7 +86,7 @@ func TestBoundedByTheTimeout(t *testing.T) {
 	}))
 	defer rx2.Close()
 	start = time.Now()
-	x = httpcallback.New().Post(context.Background(), request(rx2.URL), 200*time.Millisecond)
+	x = httpcallback.New(true).Post(context.Background(), request(rx2.URL), 200*time.Millisecond)
 	if x.Status != 200 || time.Since(start) > 2*time.Second {
 		t.Fatalf("endless body: %+v after %s", x, time.Since(start))
 	}
@@ -98,7 +98,7 @@ func TestReadsAtMostTheCap(t *testing.T) {
 		io.WriteString(w, strings.Repeat("y", 10*webhooks.MaxResponseBody))
 	}))
 	defer rx.Close()
-	x := httpcallback.New().Post(context.Background(), request(rx.URL), time.Second)
+	x := httpcallback.New(true).Post(context.Background(), request(rx.URL), time.Second)
 	if x.Status != 500 || len(x.Body) != webhooks.MaxResponseBody {
 		t.Fatalf("huge body: status %d, %d bytes kept", x.Status, len(x.Body))
 	}
@@ -111,7 +111,7 @@ func TestNothingListening(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	x := httpcallback.New().Post(context.Background(), request("http://"+addr+"/cb"), time.Second)
+	x := httpcallback.New(true).Post(context.Background(), request("http://"+addr+"/cb"), time.Second)
 	if x.Status != 0 || !strings.Contains(x.Err, "connection refused") || strings.Contains(x.Err, "/cb") {
 		t.Fatalf("refused: %+v", x)
 	}
@@ -122,4 +122,41 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// A callback never reaches a link-local or metadata address, and reaches a
+// loopback or private one only when the operator allows it: the address is
+// checked as the connection is dialled, after the host name is resolved, so
+// that a name of a public look ("localhost" here) gets no further.
+func TestRefusedAddresses(t *testing.T) {
+	var hits atomic.Int32
+	rx := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
+	defer rx.Close()
+	_, port, _ := net.SplitHostPort(rx.Listener.Addr().String())
+	linkLocal := "is link-local, a metadata service's or not a host's; callbacks never reach it"
+	private := "is loopback or private; this instance does not call such addresses (CALLBACK_ALLOW_PRIVATE)"
+	for _, tc := range []struct {
+		url          string
+		allowPrivate bool
+		want         string
+	}{
+		{"http://169.254.169.254/latest/meta-data/", true, "the callback's address 169.254.169.254 " + linkLocal},
+		{"http://[fe80::1]:8080/cb", true, "the callback's address fe80::1 " + linkLocal},
+		{"http://[::ffff:169.254.169.254]/cb", true, "the callback's address 169.254.169.254 " + linkLocal},
+		{"http://0.0.0.0:" + port + "/cb", true, "the callback's address 0.0.0.0 " + linkLocal},
+		{"http://127.0.0.1:" + port + "/cb", false, "the callback's address 127.0.0.1 " + private},
+		{"http://localhost:" + port + "/cb", false, " " + private},
+		{"http://10.1.2.3/cb", false, "the callback's address 10.1.2.3 " + private},
+	} {
+		x := httpcallback.New(tc.allowPrivate).Post(context.Background(), request(tc.url), time.Second)
+		if x.Status != 0 || !strings.HasSuffix(x.Err, tc.want) || x.Duration > 500*time.Millisecond {
+			t.Errorf("%s: %+v, want %q", tc.url, x, tc.want)
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the receiver was reached %d times", n)
+	}
+	if x := httpcallback.New(true).Post(context.Background(), request(rx.URL), time.Second); x.Status != 200 || hits.Load() != 1 {
+		t.Errorf("allowed loopback: %+v", x)
+	}
 }

@@ -425,7 +425,7 @@ func run(o options) error {
 	// rules to read), and beside it on the same backends an instance
 	// serving the sandbox, through which the world is loaded and events
 	// are ingested.
-	env := []string{"HTTP_ADDR=" + addr, "DATA_DIR=" + dataDir, "DATABASE_URL=" + schemaURL + "&application_name=" + appName, "REDIS_URL=" + redisURL,
+	env := []string{"CALLBACK_ALLOW_PRIVATE=true", "HTTP_ADDR=" + addr, "DATA_DIR=" + dataDir, "DATABASE_URL=" + schemaURL + "&application_name=" + appName, "REDIS_URL=" + redisURL,
 		"S3_ENDPOINT=" + o.s3, "S3_ACCESS_KEY=" + o.s3Key, "S3_SECRET_KEY=" + o.s3Secret, "S3_BUCKET=" + bucket,
 		"LOG_LEVEL=warn", `RATE_LIMITS={"rules": []}`}
 	sport, err := loadrun.FreePort()

@@ -115,7 +115,7 @@ func run(dbURL string, n int, bin string) error {
 	}
 	defer os.RemoveAll(dataDir)
 	// Only the run's own backends: nothing of the environment leaks in.
-	worker.Env = []string{"DATABASE_URL=" + schemaURL, "REDIS_URL=" + redisURL, "DATA_DIR=" + dataDir, "LOG_LEVEL=warn"}
+	worker.Env = []string{"CALLBACK_ALLOW_PRIVATE=true", "DATABASE_URL=" + schemaURL, "REDIS_URL=" + redisURL, "DATA_DIR=" + dataDir, "LOG_LEVEL=warn"}
 	started := time.Now()
 	if err := worker.Start(); err != nil {
 		return err
