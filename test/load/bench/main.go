@@ -79,6 +79,7 @@ type options struct {
 	md, bin, doc         string
 	embedded             bool
 	only                 string
+	worlds               int
 }
 
 func main() {
@@ -103,7 +104,11 @@ func main() {
 	flag.StringVar(&o.bin, "bin", "", "the feria binary (built into a temporary directory when empty)")
 	flag.BoolVar(&o.embedded, "embedded", true, "also measure the embedded mode's memory under the same load")
 	flag.StringVar(&o.only, "only", "", "measure only the paths whose name contains this text (e.g. compatibilities), to profile one")
+	flag.IntVar(&o.worlds, "worlds", -1, "worlds created on the run's backends before the measure (default 1000, quick 20; 0: no worlds, no rows in a world)")
 	flag.Parse()
+	if o.worlds < 0 {
+		o.worlds = pick(o.quick, 20, 1000)
+	}
 	if o.rounds == 0 {
 		o.rounds = pick(o.quick, 2, 3)
 	}
@@ -175,13 +180,21 @@ func pick[T any](quick bool, q, full T) T {
 // The two configurations every path is measured in: the API as
 // docs/deploy.md runs it (no SANDBOX_KEY: no journal, no rules), and with
 // its sandbox and its controls on, as integrators run it.
+// A row marked inWorld is measured a third time, on the instance with the
+// sandbox in a world of its own (/worlds/bench/...) holding the same seed:
+// its rate beside the default world's is what serving a world costs.
 const (
 	deployed = iota
 	sandboxed
+	inWorld
 	configs
 )
 
-var configNames = [configs]string{"as deployed", "with the sandbox"}
+var configNames = [configs]string{"as deployed", "with the sandbox", "in a world"}
+
+// worldGoal is the rate a path keeps in a world, over the same path at
+// the root of the same instance.
+const worldGoal = 0.9
 
 // row is one line of the table: a path of feria in both configurations
 // and its anchor.
@@ -196,7 +209,8 @@ type row struct {
 	// sandboxOnly: a route of the sandbox's own (the ingest), measured on
 	// the instance that serves it only.
 	sandboxOnly bool
-	conc        int // connections, when not the run's
+	inWorld     bool // also measured in a world
+	conc        int  // connections, when not the run's
 	// of is the row whose path a floor row shows beside another anchor:
 	// the path is not run again, its samples of each round are reused.
 	of        *row
@@ -250,17 +264,17 @@ func rows() []*row {
 	rs := []*row{
 		{name: "`GET /health/live`", anchorName: "fiber answering ok", unit: "req/s", perOp: 1, goal: 0.8,
 			path: (*paths).health, anchor: func(a *anchors) load { return a.hello() }, anchorKey: "hello"},
-		{name: "`GET /items/{id}`", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.5, sandboxGoal: 0.45,
+		{name: "`GET /items/{id}`", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.5, sandboxGoal: 0.45, inWorld: true,
 			path: (*paths).item, anchor: pk, anchorKey: "pk"},
-		{name: "contacts 1-year total of one item", anchorName: "fiber + one HMGET of 30 fields", unit: "req/s", perOp: 1, goal: 0.5,
+		{name: "contacts 1-year total of one item", anchorName: "fiber + one HMGET of 30 fields", unit: "req/s", perOp: 1, goal: 0.5, inWorld: true,
 			path: (*paths).yearTotal, anchor: func(a *anchors) load { return a.hmget() }, anchorKey: "hmget"},
-		{name: "contacts 30-day window of 50 ids", anchorName: "fiber + 1,500 fields in one pipeline (50 HMGETs of 30)", unit: "req/s", perOp: 1, goal: 0.6,
+		{name: "contacts 30-day window of 50 ids", anchorName: "fiber + 1,500 fields in one pipeline (50 HMGETs of 30)", unit: "req/s", perOp: 1, goal: 0.6, inWorld: true,
 			path: (*paths).window, anchor: func(a *anchors) load { return a.fields1500() }, anchorKey: "fields1500"},
 		{name: "contact event ingest, batches of 100", anchorName: fmt.Sprintf("pipelined INCR ÷ %d ops per event", opsPerEvent), unit: "events/s", perOp: 100, goal: 0.4,
 			path: (*paths).ingest, sandboxOnly: true, anchor: func(a *anchors) load { return a.incr100() }, anchorKey: "incr"},
-		{name: "`GET /items/{id}/compatibilities` (200 rows)", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.5,
+		{name: "`GET /items/{id}/compatibilities` (200 rows)", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.5, inWorld: true,
 			path: (*paths).compatList, anchor: pk, anchorKey: "pk"},
-		{name: "family count over the products", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.4,
+		{name: "family count over the products", anchorName: "fiber + one bun primary-key select", unit: "req/s", perOp: 1, goal: 0.4, inWorld: true,
 			path: (*paths).familyCount, anchor: pk, anchorKey: "pk"},
 		{name: "fiscal upload, 100 KiB", anchorName: "raw minio-go PUT", unit: "obj/s", perOp: 1, goal: 0.7, conc: fiscalConc,
 			path: (*paths).upload, anchor: func(a *anchors) load { return a.put() }, anchorKey: "put"},
@@ -301,8 +315,8 @@ func rows() []*row {
 			continue
 		}
 		for c := range rw.sides {
-			if c == sandboxed || !rw.sandboxOnly {
-				rw.sides[c] = &side{server: [configs]string{cpuFeria, cpuSandboxed}[c]}
+			if c == sandboxed || c == deployed && !rw.sandboxOnly || c == inWorld && rw.inWorld {
+				rw.sides[c] = &side{server: [configs]string{cpuFeria, cpuSandboxed, cpuSandboxed}[c]}
 			}
 		}
 	}
@@ -314,9 +328,10 @@ func rows() []*row {
 // queue on its disk.
 const fiscalConc = 8
 
-// goalOf is the row's goal in configuration c.
+// goalOf is the row's goal in configuration c (in a world: the sandbox's,
+// beside the same anchor).
 func (rw *row) goalOf(c int) float64 {
-	if c == sandboxed && rw.sandboxGoal > 0 {
+	if c >= sandboxed && rw.sandboxGoal > 0 {
 		return rw.sandboxGoal
 	}
 	return rw.goal
@@ -354,6 +369,7 @@ type report struct {
 	embErr              error
 	embWorld            world
 	relSizes            []relSize
+	worlds              *worldsResult // nil: no worlds (-worlds 0)
 }
 
 func run(o options) error {
@@ -400,6 +416,7 @@ func run(o options) error {
 		return fmt.Errorf("PostgreSQL at %s: %w", o.db, err)
 	}
 	defer cleanup(drop)()
+	defer cleanup(func() { dropWorldSchemas(db) })()
 	s3, err := minio.New(o.s3, &minio.Options{Creds: credentials.NewStaticV4(o.s3Key, o.s3Secret, "")})
 	if err != nil {
 		return err
@@ -433,7 +450,8 @@ func run(o options) error {
 		return err
 	}
 	saddr := fmt.Sprint("127.0.0.1:", sport)
-	senv := append(atAddr(env, saddr), "SANDBOX_KEY="+sandboxKey)
+	// MAX_WORLDS=0: no bound on the run's worlds.
+	senv := append(atAddr(env, saddr), "SANDBOX_KEY="+sandboxKey, "MAX_WORLDS=0")
 	sandboxed, err := startProc(o.bin, "serve", senv, saddr)
 	if err != nil {
 		return err
@@ -455,6 +473,16 @@ func run(o options) error {
 		return err
 	}
 	fmt.Printf("seeded in %v\n", r.seed)
+	bases := [configs]string{serve.base, sandboxed.base, sandboxed.base + "/worlds/" + benchWorld}
+	if o.worlds > 0 {
+		if r.worlds, err = worldsLifecycle(ctx, o, sandboxed.base, worldBackends{db, rdb, s3, bucket}, w); err != nil {
+			return err
+		}
+	} else {
+		for _, rw := range r.rows {
+			rw.sides[inWorld] = nil
+		}
+	}
 	p := newPaths(serve.base, w.packs, "s")
 	if err := p.prepareDownloads(); err != nil {
 		return err
@@ -489,7 +517,7 @@ func run(o options) error {
 		runtime.GC() // the load clients' garbage, not the next path's
 		time.Sleep(pick(o.quick, 200*time.Millisecond, time.Second))
 	}
-	err = measure(ctx, r, p, a, cpu, [configs]string{serve.base, sandboxed.base}, settle)
+	err = measure(ctx, r, p, a, cpu, bases, settle)
 	r.peak, r.sandboxPeak = watch.end(), swatch.end()
 	if err != nil {
 		return err

@@ -135,6 +135,7 @@ func (r *report) print(w io.Writer) {
 			ms(p50), ms(p99), strings.ReplaceAll(halfText(rw.halfOf(l.c)), "*", ""), 100*max(sd.m.spread(), rw.anc.m.spread()),
 			l.clientText(), strings.Trim(l.validText(), "*"), rw.anchorName, rw.unit)
 	}
+	r.printWorlds(w)
 	fmt.Fprintln(w, "\nCPU per request (µs), every process, summed over the rounds:")
 	fmt.Fprintf(w, "%-44s %-16s", "path", "side")
 	for _, n := range cpuNames {
@@ -199,6 +200,7 @@ func (r *report) markdown(w io.Writer) {
 			strings.ReplaceAll(l.clientText(), " / ", "; "), l.validText(), 100*max(sd.m.spread(), rw.anc.m.spread()))
 	}
 	fmt.Fprintln(w)
+	r.markdownWorlds(w)
 	fmt.Fprintln(w, "CPU per request (µs) of every process, over the rounds, for each path and its anchor (the floors' in the printed table; PostgreSQL's own processes and MinIO are shared with the machine's other users):")
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "| path | side |")
