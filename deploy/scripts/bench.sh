@@ -11,6 +11,11 @@
 # idle and under load), one `feria worker`'s jobs/s, and the embedded
 # mode's RSS under the same load; the table is printed and written as
 # markdown to BENCH_MD (docs/performance.md keeps the latest full run's).
+# Before the rounds it creates worlds (full 1,000, quick 20) through the
+# sandbox on the same backends: creation and deletion p50/p99, what one
+# world costs empty and seeded (schema bytes, Redis keys and bytes,
+# objects); the paths then also run in a seeded world, each beside the
+# same path at the root (goal: 0.9 of its rate).
 # quick: 2 short rounds and a smaller world, under 5 minutes; full: 3
 # rounds, 100,000 products, about 20. all: full, then every Go benchmark
 # of feria against the real local services and each

@@ -43,8 +43,11 @@
 // from vegeta (an open loop: p99), the RSS of the feria process (idle, and
 // its peak under load), jobs/s of one `feria worker` process draining the
 // jobs the uploads made, and the embedded mode (`feria all`: SQLite,
-// in-process Redis, files) under the same load. It prints one table, and
-// with -md writes it as markdown.
+// in-process Redis, files) under the same load. Before the rounds it
+// creates -worlds worlds through the sandbox (their creation and deletion
+// times, what one costs in each backend) and seeds one as the default
+// world: the paths marked inWorld also run there, beside the same path at
+// the root. It prints one table, and with -md writes it as markdown.
 package main
 
 import (

@@ -190,8 +190,8 @@ func (r *report) markdown(w io.Writer) {
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, l := range r.lines() {
 		rw, sd := l.rw, l.rw.sides[l.c]
-		if rw.of != nil && l.c != rw.firstSide() {
-			continue // a floor once: the text table has both
+		if rw.of != nil && l.c != rw.firstSide() || l.c == inWorld {
+			continue // a floor once: the text table has both; the worlds' paragraph has the paths in a world
 		}
 		p50, p99 := sd.m.quantiles()
 		fmt.Fprintf(w, "| %s | %s | %s %s | %s: %s | %.3f | %s | %s / %s | %s | %s | %s | %.0f%% |\n", rw.name, l.config,

@@ -325,34 +325,26 @@ func (r *report) printWorlds(w io.Writer) {
 	}
 }
 
-// markdownWorlds writes the same for docs/performance.md.
+// markdownWorlds writes the same for docs/performance.md, in two
+// paragraphs (the page keeps to its length).
 func (r *report) markdownWorlds(w io.Writer) {
 	wr := r.worlds
 	if wr == nil {
 		return
 	}
-	fmt.Fprintf(w, "Worlds: %d created through `PUT /sandbox/worlds/{name}` on the run's PostgreSQL, Redis and MinIO (%d callers at once), %d of them deleted; "+
-		"world `%s` holds the seed above (with %d packs) and is measured beside the default world on the instance with the sandbox, in the same rounds.\n\n", wr.n, worldCallers, len(wr.remove), benchWorld, wr.packs)
-	fmt.Fprintln(w, "| worlds | measured |")
-	fmt.Fprintln(w, "|---|---|")
-	fmt.Fprintf(w, "| creation, each (p50 / p99) | %s / %s (all %d in %s; listed %d) |\n", ms(pct(wr.create, 0.50)), ms(pct(wr.create, 0.99)), wr.n, wr.createTotal.Round(time.Millisecond), wr.listed)
-	fmt.Fprintf(w, "| deletion, each (p50 / p99) | %s / %s (%d in %s; schemas gone: %s) |\n", ms(pct(wr.remove, 0.50)), ms(pct(wr.remove, 0.99)), len(wr.remove), wr.removeTotal.Round(time.Millisecond), mark(wr.removedGone))
-	fmt.Fprintf(w, "| database and Redis growth over the creations | %s (%s a world, catalog included); Redis %s |\n", kb(wr.dbGrowth), kb(wr.dbGrowth/int64(max(wr.n, 1))), kb(wr.rdbGrowth))
-	for _, c := range []struct {
-		what string
-		c    worldCost
-	}{{"one world, empty", wr.empty}, {"one world with the seed above", wr.seeded}} {
-		fmt.Fprintf(w, "| %s | PostgreSQL %d tables, %s; Redis %d keys, %s; object store %d objects, %s |\n", c.what, c.c.tables, kb(c.c.pgBytes),
-			c.c.redisKeys, kb(c.c.redisBytes), c.c.objects, kb(c.c.objBytes))
+	cost := func(c worldCost) string {
+		return fmt.Sprintf("PostgreSQL %s in %d tables, Redis %d keys of %s, %d objects of %s", kb(c.pgBytes), c.tables, c.redisKeys, kb(c.redisBytes), c.objects, kb(c.objBytes))
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "| path | with the sandbox, root | in world `%s` | ratio | goal | p50 / p99 in the world | valid |\n", benchWorld)
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	fmt.Fprintf(w, "**Worlds**: %d created through `PUT /sandbox/worlds/{name}` on the run's PostgreSQL, Redis and MinIO (%d callers): %s / %s each (p50 / p99; all in %s, %d listed); "+
+		"%d deleted: %s / %s each (schemas gone: %s). The creations grew the database by %s (%s a world, its catalog rows included). One world empty: %s; with the seed above (%d packs): %s.\n\n",
+		wr.n, worldCallers, ms(pct(wr.create, 0.50)), ms(pct(wr.create, 0.99)), wr.createTotal.Round(time.Millisecond), wr.listed,
+		len(wr.remove), ms(pct(wr.remove, 0.50)), ms(pct(wr.remove, 0.99)), mark(wr.removedGone),
+		kb(wr.dbGrowth), kb(wr.dbGrowth/int64(max(wr.n, 1))), cost(wr.empty), wr.packs, cost(wr.seeded))
+	var parts []string
 	for _, rw := range r.worldRows() {
 		ratio, valid := rw.worldRatio()
-		p50, p99 := rw.sides[inWorld].m.quantiles()
-		fmt.Fprintf(w, "| %s | %s %s | %s | %.3f | ≥ %.2f (%s) | %s / %s | %s |\n", rw.name, rate(rw.sides[sandboxed].m.rate()*rw.perOp), rw.unit,
-			rate(rw.sides[inWorld].m.rate()*rw.perOp), ratio, worldGoal, mark(ratio >= worldGoal), ms(p50), ms(p99), mark(valid))
+		parts = append(parts, fmt.Sprintf("%s %s %s beside %s at the root, **%.3f** (%s; valid %s)", rw.name, rate(rw.sides[inWorld].m.rate()*rw.perOp), rw.unit,
+			rate(rw.sides[sandboxed].m.rate()*rw.perOp), ratio, mark(ratio >= worldGoal), mark(valid)))
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "**In world `%s`** (same instance, same rounds; goal ≥ %.2f of the root): %s.\n\n", benchWorld, worldGoal, strings.Join(parts, "; "))
 }

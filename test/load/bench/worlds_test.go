@@ -17,7 +17,7 @@ func TestWorldRatioIsTheWorldOverTheRoot(t *testing.T) {
 			map[string]float64{cpuClient: clientUS * float64(ops) / 1e6, cpuSandboxed: serverUS * float64(ops) / 1e6})
 		return s
 	}
-	rw := &row{name: "`GET /items/{id}`", perOp: 1}
+	rw := &row{name: "`GET /items/{id}`", perOp: 1, unit: "req/s"}
 	rw.sides[sandboxed], rw.sides[inWorld] = measured(1000, 40, 400), measured(850, 40, 450)
 	if ratio, valid := rw.worldRatio(); ratio != 0.85 || !valid {
 		t.Errorf("ratio %v valid %v, want 0.85 and valid", ratio, valid)
@@ -36,6 +36,11 @@ func TestWorldRatioIsTheWorldOverTheRoot(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "worlds: 3 created (GET /sandbox/worlds lists 3)") {
 		t.Errorf("the lifecycle:\n%s", out.String())
+	}
+	out.Reset()
+	r.markdownWorlds(&out)
+	if !strings.Contains(out.String(), "`GET /items/{id}` 950 req/s beside 1.00k at the root, **0.950** (yes; valid **no**)") {
+		t.Errorf("the markdown:\n%s", out.String())
 	}
 }
 
