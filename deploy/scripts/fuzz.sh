@@ -14,6 +14,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 GO="${GO:-go}"
+. deploy/scripts/goflags.sh
 fuzztime="${1:-${FUZZTIME:-1000x}}"
 status=0 n=0 start=$SECONDS
 bin="$(mktemp -d "${TMPDIR:-/tmp}/feria-fuzz-XXXXXX")"

@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 GO="${GO:-go}"
+. deploy/scripts/goflags.sh
 start=$SECONDS
 unformatted="$(gofmt -l $(git ls-files '*.go'))"
 if [ -n "$unformatted" ]; then

@@ -11,6 +11,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 GO="${GO:-go}"
+. deploy/scripts/goflags.sh
 log="${TMPDIR:-/tmp}/feria-test-$(date +%Y%m%d-%H%M%S)-$$.log"
 # The logs of runs a week old go, so that /tmp does not fill up run by run.
 find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'feria-test-*.log' -mtime +7 -delete 2>/dev/null || true

@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -21,11 +20,12 @@ import (
 	"github.com/feria/feria/test/apptest"
 )
 
-// repoFile is a file of the repository.
+// repoFile is a file of the repository (go test runs a package's tests in
+// its directory; the source's own path is not used, which a -trimpath
+// build does not keep).
 func repoFile(t *testing.T, rel string) []byte {
 	t.Helper()
-	_, here, _, _ := runtime.Caller(0)
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(here), "..", "..", rel))
+	b, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(rel)))
 	if err != nil {
 		t.Fatal(err)
 	}
