@@ -35,8 +35,7 @@ func TestHealthAndMetrics(t *testing.T) {
 		if r := a.Do("GET", "/health/live", nil).HasStatus(t, 200); string(r.Body) != `{"status":"ok"}` {
 			t.Fatalf("live: %d %s", r.Status, r.Body)
 		}
-		if r := a.Do("GET", "/health/ready", nil); r.Status != 200 ||
-			string(r.Body) != `{"checks":{"blobs":"ok","database":"ok","redis":"ok"},"status":"ok"}` {
+		if r := a.Do("GET", "/health/ready", nil).HasStatus(t, 200); string(r.Body) != `{"checks":{"blobs":"ok","database":"ok","redis":"ok"},"status":"ok"}` {
 			t.Fatalf("ready: %d %s", r.Status, r.Body)
 		}
 		a.Do("GET", "/nowhere", nil)

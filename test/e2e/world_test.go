@@ -403,11 +403,7 @@ func TestDemoScript(t *testing.T) {
 				ID string `json:"id"`
 			} `json:"attributes"`
 		}
-		if r := a.Do("GET", "/items/MLA1100", nil); r.Status != 200 {
-			t.Fatalf("GET /items/MLA1100: %d %s", r.Status, r.Body)
-		} else {
-			r.JSON(t, &item)
-		}
+		a.Do("GET", "/items/MLA1100", nil).HasStatus(t, 200).JSON(t, &item)
 		has := false
 		for _, at := range item.Attributes {
 			has = has || at.ID == "HAS_COMPATIBILITIES"

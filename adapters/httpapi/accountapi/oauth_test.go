@@ -59,9 +59,9 @@ func (f flow) authorize(query string) apptest.Response {
 // approve runs the request as user and returns the code of the redirect.
 func (f flow) approve(query string, user int) string {
 	f.t.Helper()
-	r := f.authorize(query + fmt.Sprintf("&user_id=%d", user))
+	r := f.authorize(query+fmt.Sprintf("&user_id=%d", user)).HasStatus(f.t, 302)
 	loc, err := url.Parse(r.Header.Get("Location"))
-	if r.Status != 302 || err != nil {
+	if err != nil {
 		f.t.Fatalf("approve: %d %v %s", r.Status, r.Header, r.Body)
 	}
 	code := loc.Query().Get("code")

@@ -165,6 +165,7 @@ func testLifecycle(t *testing.T, a *apptest.App) {
 
 	// seller (header) and buyer (query) see both, with plain uuids
 	for _, r := range []apptest.Response{a.Do("GET", p, nil, sh...), a.Do("GET", p+"?access_token="+tok(buyer), nil)} {
+		r.HasStatus(t, 200)
 		var l listAnswer
 		r.JSON(t, &l)
 		var raw struct {
@@ -179,7 +180,7 @@ func testLifecycle(t *testing.T, a *apptest.App) {
 		for _, d := range raw.Docs {
 			wantKeys(t, d, "id", "date", "file_type", "filename")
 		}
-		if r.Status != 200 || l.PackID != orderAlone || len(l.Docs) != 2 || l.Docs[0].ID != pdfID || l.Docs[0].FileType != "application/pdf" ||
+		if l.PackID != orderAlone || len(l.Docs) != 2 || l.Docs[0].ID != pdfID || l.Docs[0].FileType != "application/pdf" ||
 			l.Docs[0].Filename != "factura A-0001.pdf" || l.Docs[1].ID != xmlID || l.Docs[1].FileType != "application/xml" || l.Docs[0].Date.IsZero() {
 			t.Fatalf("list: %d %s", r.Status, r.Body)
 		}
@@ -402,7 +403,7 @@ func testBilling(t *testing.T, a *apptest.App) {
 		ids = append(ids, id)
 	}
 	for _, h := range [][]string{sh, apptest.Bearer(tok(buyer))} {
-		r := a.Do("GET", "/messages/packs/1001?limit=1", nil, h...)
+		r := a.Do("GET", "/messages/packs/1001?limit=1", nil, h...).HasStatus(t, 200)
 		var ans struct {
 			Messages []struct {
 				ID   string `json:"id"`
@@ -417,7 +418,7 @@ func testBilling(t *testing.T, a *apptest.App) {
 			Paging struct{ Total, Offset, Limit int }
 		}
 		r.JSON(t, &ans)
-		if r.Status != 200 || len(ans.Messages) != 1 || ans.Messages[0].ID != ids[0] || ans.Messages[0].Text != text ||
+		if len(ans.Messages) != 1 || ans.Messages[0].ID != ids[0] || ans.Messages[0].Text != text ||
 			ans.Messages[0].From.UserID != seller || ans.Messages[0].To.UserID != buyer || ans.Paging.Total != 2 || ans.Paging.Limit != 1 {
 			t.Fatalf("messages: %d %s", r.Status, r.Body)
 		}

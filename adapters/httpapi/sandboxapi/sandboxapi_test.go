@@ -224,7 +224,7 @@ func TestSandboxPutsAreIdempotentOnTheRunningClock(t *testing.T) {
 			time.Sleep(5 * time.Millisecond)
 			again := a.Sandbox("PUT", p.path, p.body)
 			first.HasStatus(t, 200)
-			if again.Status != 200 || string(again.Body) != string(first.Body) {
+			if again.HasStatus(t, 200); string(again.Body) != string(first.Body) {
 				t.Errorf("PUT %s twice:\n first %d %s\n again %d %s", p.path, first.Status, first.Body, again.Status, again.Body)
 			}
 		}

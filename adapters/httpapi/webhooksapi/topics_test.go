@@ -81,9 +81,7 @@ func TestEveryTopic(t *testing.T) {
 	}
 	ok := func(r apptest.Response, status int) {
 		t.Helper()
-		if r.Status != status {
-			t.Fatalf("%s: %d %s", r.Request, r.Status, r.Body)
-		}
+		r.HasStatus(t, status)
 	}
 	item := apptest.Item("MLA1100", "PN-1", "active")
 	item["title"] = "Amortiguador nuevo"

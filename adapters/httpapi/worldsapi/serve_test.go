@@ -28,16 +28,14 @@ func TestWorldServesTheAPIApart(t *testing.T) {
 		}
 		now := map[string]any{"now": "2026-11-20T12:00:00Z"}
 		in("a", keyA, "PUT", "/sandbox/clock", now).OK(t, 200)
-		if r := in("a", keyA, "POST", "/sandbox/fixtures", apptest.Sample()); r.Status != 200 {
-			t.Fatalf("world a's fixtures: %d %s", r.Status, r.Body)
-		}
-		item := in("a", "", "GET", "/items/MLA1100", nil)
+		in("a", keyA, "POST", "/sandbox/fixtures", apptest.Sample()).HasStatus(t, 200)
+		item := in("a", "", "GET", "/items/MLA1100", nil).HasStatus(t, 200)
 		var it struct {
 			ID, Title string
 			SellerID  int64 `json:"seller_id"`
 		}
 		item.JSON(t, &it)
-		if item.Status != 200 || it.ID != "MLA1100" || it.Title != "Amortiguador MLA1100" || it.SellerID != 123 {
+		if it.ID != "MLA1100" || it.Title != "Amortiguador MLA1100" || it.SellerID != 123 {
 			t.Fatalf("world a's item: %d %s", item.Status, item.Body)
 		}
 		itemNotFound := apptest.Err(404, "not_found", "item not found")
@@ -47,11 +45,11 @@ func TestWorldServesTheAPIApart(t *testing.T) {
 		// The same answer as the default world gives for the same data.
 		a.Sandbox("PUT", "/clock", now).OK(t, 200)
 		a.MustLoad(apptest.Sample())
-		root := a.Do("GET", "/items/MLA1100", nil)
+		root := a.Do("GET", "/items/MLA1100", nil).HasStatus(t, 200)
 		var x, y any
 		json.Unmarshal(root.Body, &x) //nolint:errcheck // compared below
 		json.Unmarshal(item.Body, &y) //nolint:errcheck // compared below
-		if root.Status != 200 || string(mustJSON(x)) != string(mustJSON(y)) {
+		if string(mustJSON(x)) != string(mustJSON(y)) {
 			t.Errorf("the default world answers %s\nworld a answers %s", root.Body, item.Body)
 		}
 
@@ -99,9 +97,7 @@ func TestWorldServesTheAPIApart(t *testing.T) {
 		in("b", keyB, "GET", "/sandbox/faults", nil).Is(t, 200, `{"faults": []}`)
 
 		// A world's reset is its own.
-		if r := in("a", keyA, "DELETE", "/sandbox", nil); r.Status != 204 {
-			t.Fatalf("world a's reset: %d %s", r.Status, r.Body)
-		}
+		in("a", keyA, "DELETE", "/sandbox", nil).HasStatus(t, 204) // world a's reset
 		in("a", "", "GET", "/items/MLA1100", nil).Is(t, 404, itemNotFound)
 		a.Do("GET", "/items/MLA1100", nil).OK(t, 200)
 
@@ -110,9 +106,7 @@ func TestWorldServesTheAPIApart(t *testing.T) {
 		a.Do("GET", "/worlds/zz/items/MLA1100", nil).Is(t, 404, worldNotFound)
 		a.Do("GET", "/worlds/NO/items/MLA1100", nil).Is(t, 404, apptest.Err(404, "not_found", "world NO not found"))
 		in("b", keyB, "POST", "/sandbox/fixtures", apptest.Sample()).OK(t, 200)
-		if r := a.Sandbox("DELETE", "/worlds/b", nil); r.Status != 204 {
-			t.Fatalf("delete b: %d %s", r.Status, r.Body)
-		}
+		a.Sandbox("DELETE", "/worlds/b", nil).HasStatus(t, 204)
 		in("b", "", "GET", "/items/MLA1100", nil).Is(t, 404, apptest.Err(404, "not_found", "world b not found"))
 		a.Sandbox("PUT", "/worlds/b", map[string]any{"sandbox_key": keyB}).OK(t, 201)
 		in("b", "", "GET", "/items/MLA1100", nil).Is(t, 404, itemNotFound)

@@ -62,7 +62,7 @@ func TestWorldLifecycle(t *testing.T) {
 			t.Errorf("generated keys %q and %q", gen.SandboxKey, gen2.SandboxKey)
 		}
 
-		list := a.Sandbox("GET", "/worlds?limit=2&offset=1", nil)
+		list := a.Sandbox("GET", "/worlds?limit=2&offset=1", nil).HasStatus(t, 200)
 		var page struct {
 			Worlds []struct {
 				Name string `json:"name"`
@@ -70,7 +70,7 @@ func TestWorldLifecycle(t *testing.T) {
 			Paging struct{ Total, Offset, Limit int } `json:"paging"`
 		}
 		list.JSON(t, &page)
-		if list.Status != 200 || fmt.Sprint(page) != "{[{b} {ci-42}] {3 1 2}}" {
+		if fmt.Sprint(page) != "{[{b} {ci-42}] {3 1 2}}" {
 			t.Errorf("list: %d %s", list.Status, list.Body)
 		}
 		list = a.Sandbox("GET", "/worlds", nil)
@@ -79,21 +79,16 @@ func TestWorldLifecycle(t *testing.T) {
 			t.Errorf("default list: %s", list.Body)
 		}
 
-		if r := a.Sandbox("DELETE", "/worlds/ci-42", nil); r.Status != 204 || len(r.Body) != 0 {
+		if r := a.Sandbox("DELETE", "/worlds/ci-42", nil).HasStatus(t, 204); len(r.Body) != 0 {
 			t.Errorf("delete: %d %s", r.Status, r.Body)
 		}
 		notFound := apptest.Err(404, "not_found", "world ci-42 not found")
 		a.Sandbox("DELETE", "/worlds/ci-42", nil).Is(t, 404, notFound)
 		a.Sandbox("GET", "/worlds/ci-42", nil).Is(t, 404, notFound)
 		// A world's data is not the default world's: a reset keeps it.
-		if r := a.Sandbox("DELETE", "", nil); r.Status != 204 {
-			t.Fatalf("reset: %d %s", r.Status, r.Body)
-		}
+		a.Sandbox("DELETE", "", nil).HasStatus(t, 204)
 		a.Sandbox("GET", "/worlds/a", nil).OK(t, 200)
-		r = a.Sandbox("PUT", "/worlds/ci-42", nil)
-		if r.Status != 201 {
-			t.Errorf("created again: %d %s", r.Status, r.Body)
-		}
+		a.Sandbox("PUT", "/worlds/ci-42", nil).HasStatus(t, 201) // created again
 	})
 }
 
@@ -145,8 +140,6 @@ func TestMaxWorlds(t *testing.T) {
 	a.Sandbox("PUT", "/worlds/c", nil).Is(t, 429, full)
 	a.Sandbox("GET", "/worlds/c", nil).Is(t, 404, apptest.Err(404, "not_found", "world c not found"))
 	a.Sandbox("PUT", "/worlds/a", nil).OK(t, 200) // an existing world is not one more
-	if r := a.Sandbox("DELETE", "/worlds/a", nil); r.Status != 204 {
-		t.Fatalf("delete: %d", r.Status)
-	}
+	a.Sandbox("DELETE", "/worlds/a", nil).HasStatus(t, 204)
 	a.Sandbox("PUT", "/worlds/c", nil).OK(t, 201)
 }
