@@ -30,6 +30,7 @@ var (
 	curlData   = regexp.MustCompile(`\s(-d|-F|--data[a-z-]*)\s`)
 	curlURL    = regexp.MustCompile(`localhost:8080(/[^'"\s)]*)`)
 	shellVar   = regexp.MustCompile(`\$[A-Za-z_]+`)
+	worldBase  = regexp.MustCompile(`^/worlds/[^/]+`)
 )
 
 // readmeSamples are the README's curl commands (a command continued with
@@ -75,7 +76,9 @@ func readmeSamples(t *testing.T, doc *openapi3.T) []sample {
 		} else if curlData.MatchString(text) {
 			method = "POST"
 		}
-		req, err := http.NewRequest(method, "http://localhost:8080"+shellVar.ReplaceAllString(m[1], "1"), nil)
+		// A world serves the same operations under its base path.
+		path := worldBase.ReplaceAllString(m[1], "")
+		req, err := http.NewRequest(method, "http://localhost:8080"+shellVar.ReplaceAllString(path, "1"), nil)
 		if err != nil {
 			t.Fatalf("README: %s: %v", text, err)
 		}
