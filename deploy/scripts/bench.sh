@@ -31,8 +31,10 @@ export TEST_S3_SECRET_KEY="${TEST_S3_SECRET_KEY:-feria-test-secret}"
 md="${BENCH_MD:-/tmp/feria-bench.md}"
 
 flags=()
+# The soak runs 2 minutes in full, 30 s in quick (which keeps to 5 minutes).
+soak=2m
 case "$mode" in
-quick) flags=(-quick) ;;
+quick) flags=(-quick) soak=30s ;;
 full | all) ;;
 *)
 	echo "usage: bench.sh full|quick|all" >&2
@@ -61,13 +63,13 @@ go run ./test/load/bench "${flags[@]}" -db "$TEST_DATABASE_URL" -s3 "$TEST_S3_EN
 # checker read back, the API's RSS and sockets at start and end), also
 # added to BENCH_MD. make test runs it for 15 s.
 echo
-echo "== soak (${SOAK_DURATION:-2m}) =="
+echo "== soak (${SOAK_DURATION:-$soak}) =="
 soak_log="$(mktemp)"
-SOAK_DURATION="${SOAK_DURATION:-2m}" go test -count=1 -run '^TestSoak$' -v -timeout 30m ./test/e2e/ >"$soak_log" 2>&1 || soak_failed=1
+SOAK_DURATION="${SOAK_DURATION:-$soak}" go test -count=1 -run '^TestSoak$' -v -timeout 30m ./test/e2e/ >"$soak_log" 2>&1 || soak_failed=1
 grep -E 'soak|FAIL|^ok|Error' "$soak_log" || true
 {
 	echo
-	echo "## Soak (${SOAK_DURATION:-2m})"
+	echo "## Soak (${SOAK_DURATION:-$soak})"
 	echo
 	grep -o 'soak figures.*' "$soak_log" || echo "no figures: the soak failed"
 } >>"$md"
