@@ -2,6 +2,7 @@ package contacts
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -156,4 +157,31 @@ func checkText(text, what string, max int) (string, error) {
 		return "", ErrBadRequest.Withf("text is %d characters long; at most %d are allowed", n, max)
 	}
 	return t, nil
+}
+
+// Input is an event as a client sends it, of any kind of counter (a
+// contact, a visit): it checks itself into an Event.
+type Input interface {
+	Check(field string) (Event, error)
+}
+
+// CheckBatch checks a batch of at most MaxBatch inputs, every one before
+// any is counted, naming a bad entry by its index; it answers the events
+// and their items' ids, sorted and each once.
+func CheckBatch[T Input](in []T) ([]Event, []string, error) {
+	if len(in) > MaxBatch {
+		return nil, nil, ErrBadRequest.Withf("events holds %d events; at most %d are allowed per call", len(in), MaxBatch).
+			WithCause("events", fmt.Sprintf("at most %d events per call", MaxBatch))
+	}
+	events := make([]Event, len(in))
+	ids := make([]string, 0, len(in))
+	for i, e := range in {
+		ev, err := e.Check(fmt.Sprintf("events[%d].", i))
+		if err != nil {
+			return nil, nil, err
+		}
+		events[i] = ev
+		ids = append(ids, ev.ItemID)
+	}
+	return events, slices.Compact(slices.Sorted(slices.Values(ids))), nil
 }

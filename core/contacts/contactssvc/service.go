@@ -6,8 +6,6 @@ package contactssvc
 import (
 	"context"
 	"errors"
-	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -222,24 +220,14 @@ func (s *Service) user(ctx context.Context, id int64) error {
 // Ingest validates a whole batch, resolves every item's seller, then counts
 // the batch in one call of the counters.
 func (s *Service) Ingest(ctx context.Context, in []contacts.EventInput) (contacts.Result, error) {
-	if len(in) > contacts.MaxBatch {
-		return contacts.Result{}, contacts.ErrBadRequest.Withf("events holds %d events; at most %d are allowed per call", len(in), contacts.MaxBatch).
-			WithCause("events", fmt.Sprintf("at most %d events per call", contacts.MaxBatch))
-	}
-	events := make([]contacts.Event, len(in))
-	ids := make([]string, 0, len(in))
-	for i, e := range in {
-		ev, err := e.Check(fmt.Sprintf("events[%d].", i))
-		if err != nil {
-			return contacts.Result{}, err
-		}
-		events[i] = ev
-		ids = append(ids, ev.ItemID)
+	events, ids, err := contacts.CheckBatch(in)
+	if err != nil {
+		return contacts.Result{}, err
 	}
 	if len(events) == 0 {
 		return contacts.Result{Counted: []bool{}}, nil
 	}
-	sellers, err := s.sellers(ctx, slices.Compact(slices.Sorted(slices.Values(ids))))
+	sellers, err := s.sellers(ctx, ids)
 	if err != nil {
 		return contacts.Result{}, err
 	}

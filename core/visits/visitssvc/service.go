@@ -7,8 +7,6 @@ package visitssvc
 import (
 	"context"
 	"errors"
-	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/feria/feria/core/contacts"
@@ -197,24 +195,14 @@ func (s *Service) sellers(ctx context.Context, ids []string) (map[string]int64, 
 // Ingest validates a whole batch, resolves every item's seller, then counts
 // the batch in one call of the counters.
 func (s *Service) Ingest(ctx context.Context, in []visits.EventInput) (contacts.Result, error) {
-	if len(in) > visits.MaxBatch {
-		return contacts.Result{}, contacts.ErrBadRequest.Withf("events holds %d events; at most %d are allowed per call", len(in), visits.MaxBatch).
-			WithCause("events", fmt.Sprintf("at most %d events per call", visits.MaxBatch))
-	}
-	events := make([]contacts.Event, len(in))
-	ids := make([]string, 0, len(in))
-	for i, e := range in {
-		ev, err := e.Check(fmt.Sprintf("events[%d].", i))
-		if err != nil {
-			return contacts.Result{}, err
-		}
-		events[i] = ev
-		ids = append(ids, ev.ItemID)
+	events, ids, err := contacts.CheckBatch(in)
+	if err != nil {
+		return contacts.Result{}, err
 	}
 	if len(events) == 0 {
 		return contacts.Result{Counted: []bool{}}, nil
 	}
-	sellers, err := s.sellers(ctx, slices.Compact(slices.Sorted(slices.Values(ids))))
+	sellers, err := s.sellers(ctx, ids)
 	if err != nil {
 		return contacts.Result{}, err
 	}
