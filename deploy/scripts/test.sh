@@ -106,4 +106,13 @@ bash deploy/scripts/fuzz.sh 1000x || status=1
 bash deploy/scripts/secret-scan.sh "$TEST_SECRETS_DIR" "$log" || status=1
 bash deploy/scripts/lint-openapi.sh || status=1
 rm -rf "$TEST_SECRETS_DIR"
+# A failed test is named again last, with its output, so that a reader of
+# the run's tail (a CI page that keeps the end of a long output) sees it.
+if grep -qE '^\s*--- FAIL' "$log"; then
+	echo
+	echo "Failed tests, with their output:"
+	awk '/^=== (RUN|CONT|PAUSE|NAME)/ { next }
+		/^[ \t]*--- FAIL/ { for (i = 0; i < k; i++) print buf[(s + i) % 12]; print; s = 0; k = 0; next }
+		{ buf[(s + k) % 12] = $0; if (k < 12) k++; else s = (s + 1) % 12 }' "$log" | cut -c1-400 | tail -150
+fi
 exit "$status"
