@@ -41,7 +41,7 @@ func (s *Service) Questions(ctx context.Context, in contactsport.QuestionSearch,
 		if f.ItemID, err = contacts.ParseItemID(in.Item); err != nil {
 			return nil, paging.Page{}, err
 		}
-		sellers, err := s.sellers(ctx, []string{f.ItemID})
+		sellers, err := s.counting.Sellers(ctx, []string{f.ItemID})
 		if err != nil {
 			return nil, paging.Page{}, err
 		}

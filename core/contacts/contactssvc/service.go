@@ -32,6 +32,7 @@ type Deps struct {
 
 // Service implements contactsport.Service.
 type Service struct {
+	counting  contacts.Counting
 	counters  contactsport.Counters
 	owners    contactsport.ItemOwners
 	questions contactsport.Questions
@@ -45,7 +46,7 @@ var _ contactsport.Service = (*Service)(nil)
 // New builds the service; it panics when a required port is nil.
 func New(d Deps) *Service {
 	kernel.MustWire(d)
-	return &Service{counters: d.Counters, owners: d.Owners, questions: d.Questions, changes: d.Changes, tx: d.Tx, clock: d.Clock}
+	return &Service{counting: contacts.Counting{Counters: d.Counters, Owners: d.Owners}, counters: d.Counters, owners: d.Owners, questions: d.Questions, changes: d.Changes, tx: d.Tx, clock: d.Clock}
 }
 
 // ItemTotal counts an item's contacts between two dates.
@@ -165,7 +166,7 @@ func (s *Service) exist(ctx context.Context, subs []contacts.Subject, known []bo
 	}
 	var found []contacts.Subject
 	if len(items) > 0 {
-		if _, err := s.sellers(ctx, items); err != nil {
+		if _, err := s.counting.Sellers(ctx, items); err != nil {
 			return err
 		}
 		for _, id := range items {
@@ -184,28 +185,6 @@ func (s *Service) exist(ctx context.Context, subs []contacts.Subject, known []bo
 	return nil
 }
 
-// sellers resolves the seller of every item, or fails naming the unknown
-// ones.
-func (s *Service) sellers(ctx context.Context, ids []string) (map[string]int64, error) {
-	found, err := s.owners.Sellers(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	var missing []string
-	for _, id := range ids {
-		if _, ok := found[id]; !ok {
-			missing = append(missing, id)
-		}
-	}
-	switch len(missing) {
-	case 0:
-		return found, nil
-	case 1:
-		return nil, contacts.ErrNotFound.Withf("item %s not found", missing[0])
-	}
-	return nil, contacts.ErrNotFound.Withf("items %s not found", strings.Join(missing, ", "))
-}
-
 func (s *Service) user(ctx context.Context, id int64) error {
 	ok, err := s.owners.UserExists(ctx, id)
 	if err != nil {
@@ -220,35 +199,12 @@ func (s *Service) user(ctx context.Context, id int64) error {
 // Ingest validates a whole batch, resolves every item's seller, then counts
 // the batch in one call of the counters.
 func (s *Service) Ingest(ctx context.Context, in []contacts.EventInput) (contacts.Result, error) {
-	events, ids, err := contacts.CheckBatch(in)
-	if err != nil {
-		return contacts.Result{}, err
-	}
-	if len(events) == 0 {
-		return contacts.Result{Counted: []bool{}}, nil
-	}
-	sellers, err := s.sellers(ctx, ids)
-	if err != nil {
-		return contacts.Result{}, err
-	}
-	for i := range events {
-		events[i].SellerID = sellers[events[i].ItemID]
-	}
-	return s.counters.Add(ctx, events)
+	return contacts.Ingest(ctx, s.counting, in)
 }
 
 // Prepare validates one event and resolves its seller.
 func (s *Service) Prepare(ctx context.Context, in contacts.EventInput) (contacts.Event, error) {
-	ev, err := in.Check("")
-	if err != nil {
-		return contacts.Event{}, err
-	}
-	sellers, err := s.sellers(ctx, []string{ev.ItemID})
-	if err != nil {
-		return contacts.Event{}, err
-	}
-	ev.SellerID = sellers[ev.ItemID]
-	return ev, nil
+	return s.counting.Prepare(ctx, in)
 }
 
 // Count counts prepared events.
@@ -286,7 +242,7 @@ func (s *Service) Ask(ctx context.Context, itemID, text string) (contacts.AskedQ
 	}
 	var q contacts.AskedQuestion
 	err = s.tx.RunInTx(ctx, func(ctx context.Context) error {
-		sellers, err := s.sellers(ctx, []string{id})
+		sellers, err := s.counting.Sellers(ctx, []string{id})
 		if err != nil {
 			return err
 		}

@@ -7,7 +7,6 @@ package visitssvc
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/feria/feria/core/contacts"
 	"github.com/feria/feria/core/kernel"
@@ -26,8 +25,8 @@ type Deps struct {
 
 // Service implements visitsport.Service.
 type Service struct {
+	counting contacts.Counting
 	counters contactsport.Counters
-	owners   contactsport.ItemOwners
 	clock    kernel.Clock
 }
 
@@ -36,7 +35,7 @@ var _ visitsport.Service = (*Service)(nil)
 // New builds the service; it panics when a port is nil.
 func New(d Deps) *Service {
 	kernel.MustWire(d)
-	return &Service{counters: d.Counters, owners: d.Owners, clock: d.Clock}
+	return &Service{counting: contacts.Counting{Counters: d.Counters, Owners: d.Owners}, counters: d.Counters, clock: d.Clock}
 }
 
 // ItemTotals counts each item's visits in [date_from, date_to).
@@ -158,7 +157,7 @@ func (s *Service) exist(ctx context.Context, ids []string, known []bool) error {
 	if len(ask) == 0 {
 		return nil
 	}
-	if _, err := s.sellers(ctx, ask); err != nil {
+	if _, err := s.counting.Sellers(ctx, ask); err != nil {
 		return err
 	}
 	found := make([]contacts.Subject, len(ask))
@@ -170,60 +169,15 @@ func (s *Service) exist(ctx context.Context, ids []string, known []bool) error {
 	return nil
 }
 
-// sellers resolves the seller of every item, or fails naming the unknown
-// ones.
-func (s *Service) sellers(ctx context.Context, ids []string) (map[string]int64, error) {
-	found, err := s.owners.Sellers(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	var missing []string
-	for _, id := range ids {
-		if _, ok := found[id]; !ok {
-			missing = append(missing, id)
-		}
-	}
-	switch len(missing) {
-	case 0:
-		return found, nil
-	case 1:
-		return nil, contacts.ErrNotFound.Withf("item %s not found", missing[0])
-	}
-	return nil, contacts.ErrNotFound.Withf("items %s not found", strings.Join(missing, ", "))
-}
-
 // Ingest validates a whole batch, resolves every item's seller, then counts
 // the batch in one call of the counters.
 func (s *Service) Ingest(ctx context.Context, in []visits.EventInput) (contacts.Result, error) {
-	events, ids, err := contacts.CheckBatch(in)
-	if err != nil {
-		return contacts.Result{}, err
-	}
-	if len(events) == 0 {
-		return contacts.Result{Counted: []bool{}}, nil
-	}
-	sellers, err := s.sellers(ctx, ids)
-	if err != nil {
-		return contacts.Result{}, err
-	}
-	for i := range events {
-		events[i].SellerID = sellers[events[i].ItemID]
-	}
-	return s.counters.Add(ctx, events)
+	return contacts.Ingest(ctx, s.counting, in)
 }
 
 // Prepare validates one visit and resolves its seller.
 func (s *Service) Prepare(ctx context.Context, in visits.EventInput) (contacts.Event, error) {
-	ev, err := in.Check("")
-	if err != nil {
-		return contacts.Event{}, err
-	}
-	sellers, err := s.sellers(ctx, []string{ev.ItemID})
-	if err != nil {
-		return contacts.Event{}, err
-	}
-	ev.SellerID = sellers[ev.ItemID]
-	return ev, nil
+	return s.counting.Prepare(ctx, in)
 }
 
 // Count counts prepared visits.
