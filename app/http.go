@@ -21,15 +21,16 @@ import (
 	"github.com/feria/feria/adapters/jobqueue"
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/core/messaging"
 	"github.com/feria/feria/core/worlds"
 	"github.com/feria/feria/docs"
 	"github.com/feria/feria/ports/sandboxport"
 )
 
 // MaxBodySize caps every request body; fiber refuses a larger one before
-// reading it whole. Fiscal uploads (two files of at most 1 MB plus the
-// multipart framing) are the largest legitimate bodies.
-const MaxBodySize = 4 << 20
+// reading it whole. A message's attachment (at most 25 MB, plus the
+// multipart framing) is the largest legitimate body.
+const MaxBodySize = messaging.MaxAttachmentSize + 1<<20
 
 // contract is docs/openapi.yaml as served (YAML, JSON and the reference
 // page), one per process, so that every app of a process (the tests build

@@ -154,7 +154,9 @@ func modules(d *Deps) ([]Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	conversations := messagingsvc.New(messagingsvc.Deps{Messages: messagingdb.New(d.DB), Packs: fiscaldb.New(d.DB)})
+	messages := messagingdb.New(d.DB)
+	conversations := messagingsvc.New(messagingsvc.Deps{Messages: messages, Attachments: messages, Packs: fiscaldb.New(d.DB),
+		Files: d.Blobs, Changes: hooks, Tx: d.Tx, Clock: d.Clock})
 	feed := notifysvc.New(notifysvc.Deps{Notifications: notifydb.New(d.DB)})
 
 	rows := []Module{

@@ -24,7 +24,16 @@ type Message struct {
 	Text        string    `json:"text"`
 	Kind        string    `json:"kind"` // e.g. "billing_info_request"
 	DateCreated time.Time `json:"date_created"`
+	// DateRead is when the recipient read the message (a read of the
+	// conversation with mark_as_read); nil while unread.
+	DateRead *time.Time `json:"date_read,omitempty"`
+	// Attachments are the files the message carries, in the order sent.
+	Attachments []Attachment `json:"attachments,omitempty"`
 }
+
+// KindPostSale is the kind of a message a party of the pack wrote
+// (POST /messages/packs/{pack_id}/sellers/{seller_id}).
+const KindPostSale = "post_sale"
 
 // Rule is one messaging rule: a text matching Pattern breaks it.
 type Rule struct {

@@ -29,12 +29,15 @@ type row struct {
 	route  string // "METHOD template" as the router has it
 	access int
 	path   string // with {compat} and {doc} filled in at run time
-	body   any    // JSON, a string of JSON with {question} filled in, or upload for a multipart PDF
+	body   any    // JSON, a string of JSON with {question} filled in, upload for a multipart PDF, or attach for a message's file
 	may    []string
 	last   bool // changes what other rows read: runs after them
 }
 
 type upload struct{}
+
+// attach is a multipart PNG in the part file, as POST /messages/attachments takes it.
+type attach struct{}
 
 // rows is the matrix: one row per route of the public API. Ids of the
 // seller's resources appear in paths, queries and bodies; a route that
@@ -146,6 +149,11 @@ var rows = []row{
 	{route: "DELETE /packs//fiscal_documents", access: token, path: "/packs//fiscal_documents"},
 	{route: "GET /messages/packs/:pack_id", access: token, path: "/messages/packs/2000001234", may: []string{seller, buyer}},
 	{route: "GET /messages/packs/:pack_id/sellers/:seller_id", access: token, path: "/messages/packs/2000001234/sellers/123?tag=post_sale", may: []string{seller, buyer}},
+	// The buyer may send too, but not as the seller: 400, past authorization.
+	{route: "POST /messages/packs/:pack_id/sellers/:seller_id", access: token, path: "/messages/packs/2000001234/sellers/123?tag=post_sale",
+		body: map[string]any{"from": map[string]any{"user_id": 123}, "to": map[string]any{"user_id": 456}, "text": "Tu pedido sale hoy"}, may: []string{seller, buyer}},
+	{route: "POST /messages/attachments", access: token, path: "/messages/attachments", body: attach{}, may: everyone},
+	{route: "GET /messages/attachments/:attachment_id", access: token, path: "/messages/attachments/{attachment}", may: []string{seller, buyer}},
 	{route: "GET /my/notifications", access: token, path: "/my/notifications", may: everyone},
 
 	// Notifications to applications: the resources they name, for the users

@@ -58,6 +58,12 @@ func request(r row, path string, tok, carrier string) *http.Request {
 		pw.Write(pdf) //nolint:errcheck // in memory
 		w.Close()
 		ctype = w.FormDataContentType()
+	case attach:
+		w := multipart.NewWriter(&body)
+		pw, _ := w.CreateFormFile("file", "foto.png")
+		pw.Write([]byte("\x89PNG\r\n\x1a\n")) //nolint:errcheck // in memory
+		w.Close()
+		ctype = w.FormDataContentType()
 	default:
 		raw, _ := json.Marshal(b)
 		body.Write(raw)
@@ -123,6 +129,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 		t.Fatalf("question %d, billing message %q", q.ID, billing.Message)
 	}
 	question, message := fmt.Sprint(q.ID), words[1]
+	// A file the seller sent the buyer.
+	var file struct{ ID string }
+	a.Send(request(row{route: "POST /messages/attachments", body: attach{}}, "/messages/attachments", tokens[seller], "header")).JSON(t, &file)
+	a.Do("POST", "/messages/packs/2000001234/sellers/123", map[string]any{"from": map[string]any{"user_id": 123}, "to": map[string]any{"user_id": 456},
+		"text": "La foto del paquete", "attachments": []string{file.ID}}, apptest.Bearer(tokens[seller])...).HasStatus(t, 201)
 	a.Sandbox("PUT", "/applications/7001", map[string]any{"name": "authz", "owner_id": 123, "client_secret": "s",
 		"callback_url": "http://127.0.0.1:9/cb", "topics": []string{"items"}}).OK(t, 200)
 	// Bad tokens: an expired one (the clock moves past it), a revoked one.
@@ -166,7 +177,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	}
 
 	fill := func(p string) string {
-		return strings.NewReplacer("{compat}", compat, "{doc}", doc, "{question}", question, "{message}", message).Replace(p)
+		return strings.NewReplacer("{compat}", compat, "{doc}", doc, "{question}", question, "{message}", message, "{attachment}", file.ID).Replace(p)
 	}
 	cases := 0
 	check := func(r row, who, tok, carrier string) {

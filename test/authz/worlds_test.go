@@ -40,7 +40,7 @@ func TestCrossWorldMatrix(t *testing.T) {
 	load("y", keyY, map[string]any{"users": yUsers})
 	xTokens := map[string]string{seller: tokens[seller], buyer: tokens[buyer], other: "APP_USR-demo-brand", nobody: "APP_USR-x-none"}
 
-	fill := strings.NewReplacer("{compat}", "1", "{doc}", "1", "{question}", "1", "{message}", "1")
+	fill := strings.NewReplacer("{compat}", "1", "{doc}", "1", "{question}", "1", "{message}", "1", "{attachment}", "1")
 	cases := 0
 	for _, r := range rows {
 		if s, ok := r.body.(string); ok {

@@ -261,7 +261,27 @@ func (d docWorld) scenarios() map[string]func() answer {
 	with := func(k, v string) url.Values { return apptest.With(exchange, k, v) }
 	authorize := "/authorization?client_id=789&redirect_uri=" + url.QueryEscape("https://app.example/cb")
 	docs := "/packs/%d/fiscal_documents"
+	send := func(user, from, to int, text string) answer {
+		return d.shapeA(a.Do("POST", "/messages/packs/1001/sellers/101?tag=post_sale", map[string]any{"from": map[string]any{"user_id": from},
+			"to": map[string]any{"user_id": to}, "text": text}, as(user)...))
+	}
+	attach := func(p part) answer {
+		var body bytes.Buffer
+		w := multipart.NewWriter(&body)
+		pw, _ := w.CreateFormFile(p.name, p.filename)
+		pw.Write(p.data) //nolint:errcheck // a bytes.Buffer
+		w.Close()
+		req := httptest.NewRequest("POST", "/messages/attachments?access_token=tok-101", &body)
+		req.Header.Set("Content-Type", w.FormDataContentType())
+		return d.shapeA(a.Send(req))
+	}
 	return map[string]func() answer{
+		"messages.forbidden":         func() answer { return send(301, 301, 201, "hola") },
+		"messages.from":              func() answer { return send(201, 101, 201, "hola") },
+		"messages.too-long":          func() answer { return send(101, 101, 201, strings.Repeat("a", 351)) },
+		"messages.invalid":           func() answer { return send(101, 101, 201, "Seguinos en instagram.com/tienda") },
+		"messages.invalid-extension": func() answer { return attach(part{"file", "a.exe", "", docPDF}) },
+		"messages.invalid-size":      func() answer { return attach(part{"file", "a.txt", "", nil}) },
 		"fiscal.token":               func() answer { return d.shapeA(d.upload(1001, "", d.pdf("a.pdf"))) },
 		"fiscal.forbidden":           func() answer { return get(fmt.Sprintf(docs, 1001), 301) },
 		"fiscal.download-forbidden":  func() answer { return get(fmt.Sprintf(docs, 1001)+"/x", 301) },

@@ -278,7 +278,7 @@ func testUploadErrors(t *testing.T, a *apptest.App) {
 	t.Run("not multipart", func(t *testing.T) {
 		uploadRaw(a, p, s, "application/pdf", pdfBytes).Is(t, 400, apptest.Err(400, "bad_request", "File cannot be empty", "fiscal_document", "the body must be multipart/form-data with the file in the part fiscal_document"))
 	})
-	t.Run("body over 4 MiB", func(t *testing.T) {
+	t.Run("body over the body limit", func(t *testing.T) {
 		// fiber's Test reports fasthttp's refusal as an error; over a real
 		// connection the client gets the rendered answer, sent as soon as
 		// the Content-Length is read, before the body.
@@ -288,7 +288,8 @@ func testUploadErrors(t *testing.T, a *apptest.App) {
 		}
 		go a.HTTP.Listener(l) //nolint:errcheck // ends with the listener
 		t.Cleanup(func() { l.Close() })
-		// Only the head is sent: the answer must come without the 5 MiB.
+		// Only the head is sent: the answer must come without the body, which
+		// is beyond the largest one any route takes (a message's attachment).
 		conn, err := net.Dial("tcp", l.Addr().String())
 		if err != nil {
 			t.Fatal(err)
@@ -296,7 +297,7 @@ func testUploadErrors(t *testing.T, a *apptest.App) {
 		defer conn.Close()
 		conn.SetDeadline(time.Now().Add(10 * time.Second))
 		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: feria\r\nContent-Type: multipart/form-data; boundary=x\r\n"+
-			"Authorization: Bearer %s\r\nContent-Length: %d\r\n\r\n", p, s, 5<<20)
+			"Authorization: Bearer %s\r\nContent-Length: %d\r\n\r\n", p, s, messaging.MaxAttachmentSize+2<<20)
 		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 		if err != nil {
 			t.Fatal(err)

@@ -60,13 +60,13 @@ func TestEveryTopic(t *testing.T) {
 	a.StartWorkers()
 
 	seen := 0
-	var questionID, messageID string
+	var questionID, messageID, sentID string
 	step := func(name string, do func(), want ...string) {
 		t.Helper()
 		do()
 		ns := notifications(t, a, "")
 		for i := range want {
-			want[i] = strings.ReplaceAll(want[i], "{message}", messageID)
+			want[i] = strings.NewReplacer("{message}", messageID, "{sent}", sentID).Replace(want[i])
 		}
 		var got []string
 		for _, n := range ns[seen:] {
@@ -120,6 +120,16 @@ func TestEveryTopic(t *testing.T) {
 	if ns := notifications(t, a, "?topic=messages"); len(ns) != 1 || !slices.Equal(ns[0].Actions, []string{"created"}) {
 		t.Fatalf("message notification: %+v", ns)
 	}
+	step("an after-sale message of the buyer", func() {
+		r := a.Do("POST", "/messages/packs/2000001/sellers/123?tag=post_sale", map[string]any{"from": map[string]any{"user_id": 456},
+			"to": map[string]any{"user_id": 123}, "text": "¿Cuándo llega?"}, buyer...)
+		ok(r, 201)
+		var m struct {
+			ID string `json:"id"`
+		}
+		r.JSON(t, &m)
+		sentID = m.ID
+	}, "789 messages /messages/{sent}")
 	step("a new shipment with a driver", func() {
 		ok(a.Sandbox("PUT", "/shipments/40001", map[string]any{"site_id": "MLA", "order_id": 2000001, "driver_id": 777}), 200)
 	}, "789 shipments /shipments/40001", "789 flex-handshakes /flex/sites/MLA/shipments/40001/assignment/v1")

@@ -14,6 +14,7 @@ func TestStore(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			messagingporttest.TestMessages(t, func(t testing.TB) messagingport.Messages { return messagingdb.New(open(t)) })
+			messagingporttest.TestReadsAndAttachments(t, func(t testing.TB) messagingporttest.Store { return messagingdb.New(open(t)) })
 		})
 	}
 }

@@ -8,4 +8,5 @@ import (
 
 func TestMemory(t *testing.T) {
 	TestMessages(t, func(testing.TB) messagingport.Messages { return NewMemory() })
+	TestReadsAndAttachments(t, func(testing.TB) Store { return NewMemory() })
 }
