@@ -138,7 +138,9 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	}
 	d.ControlsRedis = ctl
 	prefix := d.keys(controlredis.DefaultPrefix)
-	d.Controls = controlsvc.New(controlsvc.Deps{Rules: controlredis.NewRules(ctl, prefix),
+	rules := controlredis.NewRules(ctl, prefix)
+	d.closers = append([]func(){rules.Close}, d.closers...) // before its client closes
+	d.Controls = controlsvc.New(controlsvc.Deps{Rules: rules,
 		Limiter: controlredis.NewLimiter(ctl, prefix), Journal: controlredis.NewJournal(ctl, prefix),
 		Defaults: cfg.RateLimits, Operations: d.Operations, Clock: clock})
 	if b.root == nil {

@@ -76,7 +76,7 @@ type Snapshot struct {
 // instance.
 type Rules interface {
 	// Current returns the rules in force. It is on every public request's
-	// path: one round trip when nothing changed.
+	// path: no round trip when nothing changed, if it can be helped.
 	Current(ctx context.Context) (Snapshot, error)
 	// AddFault stores a rule under a new id, newer than every other.
 	AddFault(ctx context.Context, f control.Fault) (control.Fault, error)

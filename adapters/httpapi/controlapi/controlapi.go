@@ -5,12 +5,13 @@
 // before the route) and the /sandbox/faults, /sandbox/rate_limits,
 // /sandbox/requests and /sandbox/coverage routes.
 //
-// Cost on a public request when no rule matches: a share of one GET (the
-// rules' version) before the route and of one pipelined LPUSH+LTRIM (and
-// the coverage's HINCRBY) after it, each sent once for every request waiting at that moment
-// (controlredis's group commit: alone, a request waits for a round trip of
-// its own; under load one round trip serves many); a matching rate limit
-// adds its GCRA script, a matching fault rule its use.
+// Cost on a public request when no rule matches: nothing before the route
+// (the rules are held by each process and dropped when a change is
+// announced: controlredis) and a share of one pipelined LPUSH+LTRIM (and
+// the coverage's HINCRBY) after it, sent once for every request waiting
+// at that moment (controlredis's group commit: alone, a request waits for
+// a round trip of its own; under load one round trip serves many); a
+// matching rate limit adds its GCRA script, a matching fault rule its use.
 // Without the sandbox (production) the rules cannot change, so none of
 // that is read or written: the limits are RATE_LIMITS, and a request no
 // limit matches costs no round trip at all.

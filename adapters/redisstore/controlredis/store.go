@@ -1,9 +1,12 @@
 // Package controlredis keeps the sandbox's test controls in Redis, so that
 // every instance of the service sees the same fault rules, rate limits,
 // counts and journal: rules as a hash beside a version key that every
-// change sets to a value never used before (each process keeps the rules it
-// read and re-reads them only when the version differs: one GET per
-// request; no version at all means no rule, as after a reset), rate limits
+// change sets to a value never used before (no version at all means no
+// rule, as after a reset). Each process keeps the rules it read and trusts
+// them without a round trip while its subscription to the notices of
+// changes is up (watch.go: a change returns once every process dropped
+// its copy), reading the version again at least every Staleness, and on
+// every request while the subscription is down; rate limits
 // counted by go-redis/redis_rate (GCRA), and the journal as a capped list
 // written with one pipelined LPUSH+LTRIM. On a Redis Cluster the rules'
 // keys share one hash slot ({rules}), so that their MULTIs and script run
@@ -72,11 +75,19 @@ type Rules struct {
 	k   keys
 	// versions reads the version once for every request waiting at once.
 	versions group[struct{}, string]
+	w        *watch
 
 	mu     sync.Mutex
 	read   bool   // a snapshot is cached
 	ver    string // the version it was read at ("": no version key, no rule)
 	cached controlport.Snapshot
+	// epoch counts the changes learned of (this process's, another's
+	// notice, a subscription come back); the snapshot is current only if
+	// read at the present epoch, and confirmed when its version was last
+	// read (sent).
+	epoch, readEpoch uint64
+	confirmed        time.Time
+	live             bool // the subscription is up
 }
 
 // newVersion is a version no change ever had: with a counter, a reset
@@ -86,7 +97,8 @@ func newVersion() string { return uuid.NewString() }
 
 var _ controlport.Rules = (*Rules)(nil)
 
-// NewRules returns the rules kept under prefix.
+// NewRules returns the rules kept under prefix, subscribed to the notices
+// of their changes (Close ends the subscription).
 func NewRules(rdb redis.UniversalClient, prefix string) *Rules {
 	r := &Rules{rdb: rdb, k: keysOf(prefix)}
 	r.versions.flush = func(ctx context.Context, _ []struct{}) (string, error) {
@@ -96,20 +108,45 @@ func NewRules(rdb redis.UniversalClient, prefix string) *Rules {
 		}
 		return ver, err
 	}
+	r.w = watchRules(r, prefix)
 	return r
 }
 
-// Current reads the version (one GET for all the requests asking at once,
-// sent after each asked: group); only when it moved since the last read
-// are the rules read again (one MULTI, so the rules and their version
-// agree). The snapshot's Used counts are those of the last full read.
+// Close ends the subscription to the notices of changes.
+func (r *Rules) Close() { r.w.close() }
+
+// Current returns the rules held, with no round trip, while they are
+// current: read at the present epoch, their version confirmed less than
+// Staleness ago, and the subscription up. After a change learned of it
+// reads the rules (one MULTI, so the rules and their version agree);
+// otherwise (held too long, or the subscription down) the version (one GET
+// for all the requests asking at once, sent after each asked: group) and,
+// only when it moved, the rules. The snapshot's Used counts are those of the last
+// full read.
 func (r *Rules) Current(ctx context.Context) (controlport.Snapshot, error) {
+	r.mu.Lock()
+	if r.read && r.live && r.readEpoch == r.epoch && time.Since(r.confirmed) < Staleness {
+		s := r.cached
+		r.mu.Unlock()
+		return s, nil
+	}
+	epoch, held := r.epoch, r.read && r.readEpoch == r.epoch
+	r.mu.Unlock()
+	if !held {
+		return r.reload(ctx) // a change learned of: read them again at once
+	}
+	sent := time.Now()
 	ver, err := r.versions.do(ctx, struct{}{})
 	if err != nil {
 		return controlport.Snapshot{}, translate(err)
 	}
 	r.mu.Lock()
-	if r.read && r.ver == ver {
+	if r.ver == ver {
+		// A change learned of later than epoch was read is seen by the
+		// next request; this one's rules are current as of the GET.
+		if !sent.Before(r.confirmed) {
+			r.readEpoch, r.confirmed = epoch, sent
+		}
 		s := r.cached
 		r.mu.Unlock()
 		return s, nil
@@ -118,7 +155,37 @@ func (r *Rules) Current(ctx context.Context) (controlport.Snapshot, error) {
 	return r.reload(ctx)
 }
 
+// changed drops the rules held: the next request reads them again.
+func (r *Rules) changed() {
+	r.mu.Lock()
+	r.epoch++
+	r.mu.Unlock()
+}
+
+// setLive records the subscription's state; when it comes back, notices
+// may have been missed, so the rules held are dropped.
+func (r *Rules) setLive(up bool) {
+	r.mu.Lock()
+	if up && !r.live {
+		r.epoch++
+	}
+	r.live = up
+	r.mu.Unlock()
+}
+
+// wrote follows a change of this process's: its rules are dropped at once,
+// and every other process is told, the call returning once they have
+// dropped theirs.
+func (r *Rules) wrote(ctx context.Context) {
+	r.changed()
+	r.w.announce(ctx)
+}
+
 func (r *Rules) reload(ctx context.Context) (controlport.Snapshot, error) {
+	r.mu.Lock()
+	epoch := r.epoch
+	r.mu.Unlock()
+	sent := time.Now()
 	var ver, limits, gen *redis.StringCmd
 	var faults *redis.MapStringStringCmd
 	_, err := r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
@@ -143,7 +210,9 @@ func (r *Rules) reload(ctx context.Context) (controlport.Snapshot, error) {
 	}
 	s.Generation = gen.Val()
 	r.mu.Lock()
-	r.read, r.ver, r.cached = true, ver.Val(), s
+	if !r.read || !sent.Before(r.confirmed) {
+		r.read, r.ver, r.cached, r.readEpoch, r.confirmed = true, ver.Val(), s, epoch, sent
+	}
 	r.mu.Unlock()
 	return s, nil
 }
@@ -184,7 +253,7 @@ func (r *Rules) AddFault(ctx context.Context, f control.Fault) (control.Fault, e
 		p.Set(ctx, r.k.ver, newVersion(), 0)
 		return nil
 	})
-	return f, translate(err)
+	return f, r.after(ctx, err)
 }
 
 // Faults reads the rules and their uses.
@@ -211,8 +280,8 @@ func (r *Rules) DeleteFault(ctx context.Context, id int64) (bool, error) {
 		p.Set(ctx, r.k.ver, newVersion(), 0)
 		return nil
 	})
-	if err != nil {
-		return false, translate(err)
+	if err := r.after(ctx, err); err != nil {
+		return false, err
 	}
 	return del.Val() == 1, nil
 }
@@ -223,12 +292,23 @@ func (r *Rules) DeleteFaults(ctx context.Context) error {
 		p.Set(ctx, r.k.ver, newVersion(), 0)
 		return nil
 	})
-	return translate(err)
+	return r.after(ctx, err)
 }
 
-// useScript counts a use of rule ARGV[1] if it still exists; with its
+// after follows a MULTI that changed the rules: told to every process
+// when it succeeded; dropped here whatever its outcome.
+func (r *Rules) after(ctx context.Context, err error) error {
+	if err != nil {
+		r.changed()
+		return translate(err)
+	}
+	r.wrote(ctx)
+	return nil
+}
+
+// useScript counts a use of rule ARGV[1] if it still exists (1); with its
 // last use (its times, when it has one) it removes the rule and sets a new
-// version (ARGV[2]). One script, so that two instances never both take the last use.
+// version (ARGV[2]), answering 2. One script, so that two instances never both take the last use.
 // KEYS: the rules, their uses, their times, the version.
 var useScript = redis.NewScript(`
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
@@ -239,17 +319,22 @@ if times > 0 and used >= times then
   redis.call('HDEL', KEYS[2], ARGV[1])
   redis.call('HDEL', KEYS[3], ARGV[1])
   redis.call('SET', KEYS[4], ARGV[2])
+  return 2
 end
 return 1
 `)
 
-// UseFault takes one use of a rule: one script call.
+// UseFault takes one use of a rule: one script call; the last one, which
+// removes the rule, is a change like any other (wrote).
 func (r *Rules) UseFault(ctx context.Context, id int64) (bool, error) {
 	n, err := useScript.Run(ctx, r.rdb, []string{r.k.faults, r.k.used, r.k.times, r.k.ver}, id, newVersion()).Int()
 	if err != nil {
 		return false, translate(err)
 	}
-	return n == 1, nil
+	if n == 2 {
+		r.wrote(ctx)
+	}
+	return n > 0, nil
 }
 
 func (r *Rules) SetLimits(ctx context.Context, limits []control.RateLimit) error {
@@ -266,7 +351,7 @@ func (r *Rules) SetLimits(ctx context.Context, limits []control.RateLimit) error
 		p.Set(ctx, r.k.ver, newVersion(), 0)
 		return nil
 	})
-	return translate(err)
+	return r.after(ctx, err)
 }
 
 // Reset removes the rules, the limits set and the version in one MULTI:
@@ -276,7 +361,7 @@ func (r *Rules) Reset(ctx context.Context) error {
 		p.Del(ctx, r.k.faults, r.k.used, r.k.times, r.k.seq, r.k.limits, r.k.gen, r.k.ver)
 		return nil
 	})
-	return translate(err)
+	return r.after(ctx, err)
 }
 
 // Limiter implements controlport.Limiter with go-redis/redis_rate: GCRA in

@@ -112,3 +112,58 @@ func TestRedisDown(t *testing.T) {
 		}
 	}
 }
+
+// The rules held are trusted with no round trip while the subscription is
+// up; a change no notice announced (a notice lost) shows within
+// Staleness, when the version is read again.
+func TestStaleness(t *testing.T) {
+	rdb := testenv.Redis(t)
+	ctx := context.Background()
+	p := prefix()
+	r := controlredis.NewRules(rdb, p)
+	t.Cleanup(r.Close)
+	if _, err := r.AddFault(ctx, control.Fault{Path: "/a", Probability: 1}); err != nil {
+		t.Fatal(err)
+	}
+	read := time.Now()
+	if s, err := r.Current(ctx); err != nil || len(s.Faults) != 1 {
+		t.Fatalf("Current: %+v %v", s, err)
+	}
+	rt := &testenv.RoundTrips{}
+	rdb.AddHook(rt)
+	for range 100 {
+		if _, err := r.Current(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if rt.Total() != 0 {
+		t.Errorf("100 reads of unchanged rules: %d round trips, want 0", rt.Total())
+	}
+
+	// Another process deletes the rules without a notice.
+	silent := testenv.Twin(rdb)
+	t.Cleanup(func() { silent.Close() })
+	if err := silent.Del(ctx, p+"{rules}:faults").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := silent.Set(ctx, p+"{rules}:ver", "silent", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	changed := time.Now()
+	if s, _ := r.Current(ctx); len(s.Faults) != 1 && time.Since(read) < controlredis.Staleness {
+		t.Errorf("an unannounced change seen %v after the rules were read: they were not held", time.Since(read))
+	}
+	for {
+		s, err := r.Current(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Faults) == 0 {
+			break
+		}
+		if time.Since(changed) > controlredis.Staleness+500*time.Millisecond {
+			t.Fatalf("the change unseen after %v", time.Since(changed))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -66,7 +66,9 @@ func run(dbURL, redisURL string, duration time.Duration, rounds, conc int) error
 	rdb := redis.NewClient(opt)
 	defer rdb.Close()
 	forget := func() error { // the controls' keys, and nothing else of this Redis
-		for _, r := range []interface{ Reset(context.Context) error }{controlredis.NewRules(rdb, controlredis.DefaultPrefix),
+		rules := controlredis.NewRules(rdb, controlredis.DefaultPrefix)
+		defer rules.Close()
+		for _, r := range []interface{ Reset(context.Context) error }{rules,
 			controlredis.NewLimiter(rdb, controlredis.DefaultPrefix)} {
 			if err := r.Reset(ctx); err != nil {
 				return err
