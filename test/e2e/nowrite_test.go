@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"bytes"
+	"mime/multipart"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -119,6 +121,21 @@ func uploadPDFTo(a *apptest.App, path, token string) apptest.Response {
 	return a.Send(req)
 }
 
+const demoConversation = "/messages/packs/2000001234/sellers/123?tag=post_sale"
+
+// uploadAttachment uploads a text file for a message of the demo seller.
+func uploadAttachment(a *apptest.App) apptest.Response {
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	pw, _ := w.CreateFormFile("file", "remito.txt")
+	pw.Write([]byte("Remito del pedido\n")) //nolint:errcheck // in memory
+	w.Close()
+	req := httptest.NewRequest("POST", "/messages/attachments", &body)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+demoSeller)
+	return a.Send(req)
+}
+
 // compatibilities creates the demo's compatibilities of MLA1100 and
 // returns the id of one.
 func compatibilities(t *testing.T, a *apptest.App) map[string]string {
@@ -198,6 +215,26 @@ func writePaths() []writePath {
 			do: as(demoSeller, "DELETE", demoPack, "")},
 		{name: "POST billing_info", prepare: nothing, ok: 201,
 			do: as(demoSeller, "POST", demoPack+"/billing_info", `{"text":"¿Me pasás tu CUIT y razón social?"}`)},
+		{name: "POST message attachment", prepare: nothing, ok: 201,
+			do: func(_ *testing.T, a *apptest.App, _ map[string]string) apptest.Response {
+				return uploadAttachment(a)
+			}},
+		{name: "POST message with a file", ok: 201,
+			prepare: func(t *testing.T, a *apptest.App) map[string]string {
+				var f struct{ ID string }
+				uploadAttachment(a).JSON(t, &f)
+				return map[string]string{"file": f.ID}
+			},
+			do: func(_ *testing.T, a *apptest.App, v map[string]string) apptest.Response {
+				return a.Do("POST", demoConversation, `{"from":{"user_id":123},"to":{"user_id":456},"text":"Te envío el remito","attachments":["`+v["file"]+`"]}`,
+					apptest.Bearer(demoSeller)...)
+			}},
+		{name: "GET conversation mark_as_read", ok: 200,
+			prepare: func(t *testing.T, a *apptest.App) map[string]string {
+				a.Do("POST", demoConversation, `{"from":{"user_id":123},"to":{"user_id":456},"text":"Tu pedido sale hoy"}`, apptest.Bearer(demoSeller)...).OK(t, 201)
+				return nil
+			},
+			do: as(demoBuyer, "GET", demoConversation+"&mark_as_read=true", "")},
 		{name: "GET /authorization approving", ok: 302,
 			prepare: func(t *testing.T, a *apptest.App) map[string]string {
 				a.Sandbox("PUT", "/applications/789", demoApp789).OK(t, 200)

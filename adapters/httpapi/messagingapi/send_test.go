@@ -180,3 +180,52 @@ func TestUploadErrors(t *testing.T) {
 		}
 	})
 }
+
+// A world's messages and files are its own: sent, read and downloaded
+// under /worlds/{name}, unknown to the default world.
+func TestMessagesInAWorld(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		a := world(t, be)
+		key := "msgs-world-key-0123456789"
+		a.Sandbox("PUT", "/worlds/w1", map[string]any{"sandbox_key": key}).OK(t, 201)
+		a.Do("POST", "/worlds/w1/sandbox/fixtures", map[string]any{
+			"users": []any{map[string]any{"id": 101, "nickname": "W101", "site_id": "MLA", "access_token": "tok-w-101"},
+				map[string]any{"id": 201, "nickname": "W201", "site_id": "MLA", "access_token": "tok-w-201"}},
+			"categories": []any{map[string]any{"id": "MLA1", "site_id": "MLA", "name": "Cosas", "domain_id": "MLA-THINGS", "compatibilities": nil}},
+			"items":      []any{map[string]any{"id": "MLA10", "site_id": "MLA", "seller_id": 101, "title": "Cosa", "category_id": "MLA1"}},
+			"orders": []any{map[string]any{"id": 9001, "site_id": "MLA", "seller_id": 101, "buyer_id": 201, "pack_id": 1001, "status": "paid",
+				"items": []any{map[string]any{"item_id": "MLA10", "quantity": 1, "unit_price": 100}}}},
+		}, "X-Sandbox-Key", key).OK(t, 200)
+
+		var body bytes.Buffer
+		w := multipart.NewWriter(&body)
+		pw, _ := w.CreateFormFile("file", "foto.png")
+		pw.Write(png) //nolint:errcheck // in memory
+		w.Close()
+		req := httptest.NewRequest("POST", "/worlds/w1/messages/attachments", &body)
+		req.Header.Set("Content-Type", w.FormDataContentType())
+		req.Header.Set("Authorization", "Bearer tok-w-101")
+		var file struct{ ID string }
+		a.Send(req).JSON(t, &file)
+		path := "/worlds/w1/messages/packs/1001/sellers/101?tag=post_sale"
+		a.Do("POST", path, map[string]any{"from": map[string]any{"user_id": 101}, "to": map[string]any{"user_id": 201},
+			"text": "hola", "attachments": []string{file.ID}}, apptest.Bearer("tok-w-101")...).HasStatus(t, 201)
+		var conv struct {
+			Messages []struct {
+				MessageDate struct{ Read *string } `json:"message_date"`
+			}
+		}
+		a.Do("GET", path, nil, apptest.Bearer("tok-w-201")...).JSON(t, &conv)
+		if len(conv.Messages) != 1 || conv.Messages[0].MessageDate.Read == nil {
+			t.Fatalf("the world's conversation: %+v", conv)
+		}
+		got := a.Do("GET", "/worlds/w1/messages/attachments/"+file.ID, nil, apptest.Bearer("tok-w-201")...)
+		if got.HasStatus(t, 200); !bytes.Equal(got.Body, png) {
+			t.Fatalf("the world's file: %q", got.Body)
+		}
+		// The default world has neither.
+		a.Do("GET", "/messages/attachments/"+file.ID, nil, apptest.Bearer("tok-101")...).Is(t, 404, apptest.Err(404, "not_found", "attachment not found"))
+		a.Do("GET", "/messages/packs/1001/sellers/101?tag=post_sale", nil, apptest.Bearer("tok-101")...).Is(t, 200,
+			`{"paging":{"total":0,"offset":0,"limit":50},"messages":[]}`)
+	})
+}
