@@ -77,6 +77,7 @@ func (v *validator) day() {
 	v.send("GET", "/flex/sites/MLA/shipments/40001/assignment/v1", prismSeller, "", nil)
 	v.fiscal()
 	v.send("GET", "/my/notifications", prismBuyer, "", nil)
+	v.messages()
 	v.send("GET", "/messages/packs/2000001234/sellers/123", prismSeller, "", nil)
 	v.send("GET", "/health/ready", "", "", nil)
 	app, _ := json.Marshal(map[string]any{"name": "my-integration", "owner_id": 123, "client_secret": "my-secret",
@@ -119,6 +120,25 @@ func (v *validator) fiscal() {
 		v.send("GET", "/messages/"+f[1], prismBuyer, "", nil)
 	}
 	v.send("DELETE", "/packs/2000001234/fiscal_documents", prismSeller, "", nil)
+}
+
+// messages uploads a file, sends it to the buyer with a message, and has
+// the buyer read the conversation (marking it read) and the file.
+func (v *validator) messages() {
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	part, _ := w.CreateFormFile("file", "remito.txt")
+	part.Write([]byte("Remito del pedido\n")) //nolint:errcheck // a buffer
+	w.Close()
+	_, b := v.send("POST", "/messages/attachments", prismSeller, w.FormDataContentType(), buf.Bytes())
+	var file struct{ ID string }
+	json.Unmarshal(b, &file) //nolint:errcheck // an empty id is refused below
+	body, _ := json.Marshal(map[string]any{"from": map[string]any{"user_id": 123}, "to": map[string]any{"user_id": 456},
+		"text": "Te envío el remito", "attachments": []string{file.ID}})
+	v.send("POST", "/messages/packs/2000001234/sellers/123?tag=post_sale", prismSeller, "application/json", body)
+	v.send("GET", "/messages/packs/2000001234/sellers/123?tag=post_sale&mark_as_read=true", prismBuyer, "", nil)
+	v.send("GET", "/messages/packs/2000001234?mark_as_read=false", prismSeller, "", nil)
+	v.send("GET", "/messages/attachments/"+file.ID, prismBuyer, "", nil)
 }
 
 // tokenPair asks the sandbox, through Prism, for a token pair of the seller
