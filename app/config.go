@@ -108,7 +108,7 @@ var Variables = []Variable{
 	{Name: "LOG_LEVEL", Default: "info", Meaning: "`debug`, `info`, `warn` or `error` (logs go to stderr)"},
 	{Name: "LOG_FORMAT", Unset: "`text` when stderr is a terminal, `json` otherwise", Meaning: "`text` (lines for a person) or `json` (one JSON object a line, one value a key)"},
 	{Name: "SHUTDOWN_TIMEOUT", Default: "20s", Meaning: "how long in-flight requests and jobs may finish after SIGTERM"},
-	{Name: "WORKER_CONCURRENCY", Default: "10", Meaning: "jobs processed at once by a worker process"},
+	{Name: "WORKER_CONCURRENCY", Default: "10", Meaning: "jobs processed at once by a worker process, and as many again of the worlds' jobs"},
 	{Name: "WORKER_RETRY_DELAY", Unset: "a growing backoff, 15-45 s before the first retry, longer after", Meaning: "a duration (`1s`): the wait before every retry of a failed job, or of one whose worker died, instead (for tests)"},
 	{Name: "WORKER_DELAYED_CHECK", Default: "5s", Meaning: "how often a worker moves retried and scheduled jobs that are due back to their queue"},
 	{Name: "RATE_LIMITS", Unset: "the marketplace's documented limits (docs/sandbox.md)", Meaning: "the default rate limits, as the body of `PUT /sandbox/rate_limits`: `{\"rules\": [{\"method\": \"POST\", \"path\": \"/items/*/compatibilities\", \"per_minute\": 100}]}`; `{\"rules\": []}` for none"},

@@ -397,7 +397,7 @@ func (h *worldHost) everyWorld(next asynq.Handler, queue string) asynq.Handler {
 			}
 			for _, w := range ws {
 				_, err := h.root.Queue.EnqueueContext(ctx, asynq.NewTask(t.Type(), t.Payload()),
-					asynq.TaskID(tasks.WorldTaskID(w.Name, id)), asynq.Queue(queue), asynq.MaxRetry(3), asynq.Retention(time.Hour))
+					asynq.TaskID(tasks.WorldTaskID(w.Name, id)), asynq.Queue(tasks.WorldQueue(w.Name, queue)), asynq.MaxRetry(3), asynq.Retention(time.Hour))
 				if err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
 					return err
 				}

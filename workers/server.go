@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sync"
 	"time"
 
@@ -31,7 +32,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 }
 
 // Server is feria's job servers: asynq's server of the shared queues
-// (tasks.Queues) and one per lane (tasks.Lanes), all with feria's logging,
+// (tasks.Queues), one of the worlds' lanes of them (tasks.WorldQueue) and
+// one per lane (tasks.Lanes, with its worlds' lanes), all with feria's logging,
 // metrics and retry rules, and one set of handlers.
 type Server struct {
 	srvs  []*asynq.Server
@@ -109,9 +111,20 @@ func NewServer(redis asynq.RedisConnOpt, cfg Config, log *slog.Logger, m *Metric
 	shared := base
 	shared.Concurrency, shared.Queues, shared.DelayedTaskCheckInterval = cfg.Concurrency, tasks.Queues, cfg.DelayedCheck
 	s.srvs = append(s.srvs, asynq.NewServer(redis, shared))
+	if cfg.Worlds != nil {
+		// The worlds' lanes of the shared queues have workers of their own:
+		// the default world's jobs never wait behind a world's, nor take
+		// the turns of the lanes' polling, one round trip per empty lane.
+		worlds := shared
+		worlds.Queues = tasks.WorldWeights(tasks.Queues)
+		s.srvs = append(s.srvs, asynq.NewServer(redis, worlds))
+	}
 	for _, l := range tasks.Lanes {
 		lane := base
 		lane.Concurrency, lane.Queues = l.Concurrency, map[string]int{l.Queue: 1}
+		if cfg.Worlds != nil {
+			maps.Copy(lane.Queues, tasks.WorldWeights(lane.Queues))
+		}
 		lane.TaskCheckInterval, lane.DelayedTaskCheckInterval = l.Poll, l.Poll
 		s.srvs = append(s.srvs, asynq.NewServer(redis, lane))
 	}

@@ -98,7 +98,7 @@ func (r *Relay) Once(ctx context.Context) (int, error) {
 	done := make([]string, 0, len(msgs))
 	for _, m := range msgs {
 		task := asynq.NewTask(m.Type, m.Payload)
-		_, err := r.client.EnqueueContext(ctx, task, asynq.TaskID(tasks.WorldTaskID(r.world, m.ID)), asynq.Queue(r.queueOf(m.Type)),
+		_, err := r.client.EnqueueContext(ctx, task, asynq.TaskID(tasks.WorldTaskID(r.world, m.ID)), asynq.Queue(tasks.WorldQueue(r.world, r.queueOf(m.Type))),
 			asynq.MaxRetry(10), asynq.Retention(24*time.Hour))
 		if err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
 			// Acknowledge what went through; the rest is tried again.

@@ -5,7 +5,9 @@
 package tasks
 
 import (
+	"hash/fnv"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -44,17 +46,62 @@ const QueueWebhooks = "webhooks"
 // worker process, polled every 200 ms.
 var Lanes = []Lane{{Queue: QueueWebhooks, Concurrency: 32, Poll: 200 * time.Millisecond}}
 
-// Names lists every queue, lanes included, sorted.
+// Names lists every queue, lanes and the worlds' lanes included, sorted.
 func Names() []string {
-	names := make([]string, 0, len(Queues)+len(Lanes))
+	var names []string
 	for q := range Queues {
 		names = append(names, q)
+		names = append(names, worldLanes(q)...)
 	}
 	for _, l := range Lanes {
 		names = append(names, l.Queue)
+		names = append(names, worldLanes(l.Queue)...)
 	}
 	slices.Sort(names)
 	return names
+}
+
+// WorldLanes is how many queues the worlds' jobs of each queue are spread
+// over, by a hash of the world's name. The queues are FIFO: with one queue
+// for every world, a world's burst (2,000 copies) ran before another
+// world's one job. With lanes of equal weight, a job waits behind the jobs
+// of its lane only, which it shares with one world in WorldLanes; a lane
+// per world would be a queue per world, polled by every worker, one round
+// trip each.
+const WorldLanes = 8
+
+// WorldQueue is the queue of world's jobs of queue: queue itself in the
+// default world, else the world's lane of it ("bulk:w3").
+func WorldQueue(world, queue string) string {
+	if world == "" {
+		return queue
+	}
+	h := fnv.New32a()
+	h.Write([]byte(world))
+	return laneName(queue, int(h.Sum32()%WorldLanes))
+}
+
+func laneName(queue string, n int) string { return queue + ":w" + strconv.Itoa(n) }
+
+// worldLanes are the worlds' lanes of queue.
+func worldLanes(queue string) []string {
+	names := make([]string, WorldLanes)
+	for i := range names {
+		names[i] = laneName(queue, i)
+	}
+	return names
+}
+
+// WorldWeights are the worlds' lanes of every queue of weights, each with
+// its queue's weight.
+func WorldWeights(weights map[string]int) map[string]int {
+	out := make(map[string]int, len(weights)*WorldLanes)
+	for q, w := range weights {
+		for _, lane := range worldLanes(q) {
+			out[lane] = w
+		}
+	}
+	return out
 }
 
 // worldTag leads the task id of a world's job: "world:ci-42:<id>". The

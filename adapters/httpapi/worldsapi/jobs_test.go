@@ -28,12 +28,11 @@ func TestWorldJobsAreTheirWorlds(t *testing.T) {
 		a.MustLoad(apptest.Sample())
 		queued := func() map[string]int {
 			n := map[string]int{}
-			infos, err := a.Deps.Inspect.ListPendingTasks(tasks.QueueWebhooks)
-			if err != nil {
-				return n
-			}
-			for _, ti := range infos {
-				n[tasks.WorldOf(ti.ID)]++
+			for _, q := range tasks.Names() {
+				infos, _ := a.Deps.Inspect.ListPendingTasks(q)
+				for _, ti := range infos {
+					n[tasks.WorldOf(ti.ID)]++
+				}
 			}
 			return n
 		}
