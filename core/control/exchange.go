@@ -35,24 +35,22 @@ type Header struct {
 	Value string `json:"value"`
 }
 
-// secretHeaders carry credentials whole: their values are never kept.
-var secretHeaders = map[string]bool{
-	"authorization": true, "proxy-authorization": true, "x-sandbox-key": true,
-	"cookie": true, "set-cookie": true,
-}
-
 // MaskHeader returns the value the journal keeps of a header: a
-// credential's scheme only ("Bearer ***"), a URL's secret parameters
-// masked (a redirect's code), anything else as sent.
+// credential's scheme only ("Bearer ***"), a cookie not at all, a URL's
+// secret parameters masked (a redirect's code), anything else as sent.
+// Names are compared without case and without a copy: every header of
+// every journaled request goes through here.
 func MaskHeader(name, value string) string {
-	lower := strings.ToLower(name)
-	if secretHeaders[lower] {
-		if scheme, _, ok := strings.Cut(value, " "); ok && lower != "cookie" && lower != "set-cookie" {
+	switch {
+	case strings.EqualFold(name, "cookie"), strings.EqualFold(name, "set-cookie"):
+		return Masked
+	case strings.EqualFold(name, "authorization"), strings.EqualFold(name, "proxy-authorization"),
+		strings.EqualFold(name, "x-sandbox-key"):
+		if scheme, _, ok := strings.Cut(value, " "); ok {
 			return scheme + " " + Masked
 		}
 		return Masked
-	}
-	if lower == "location" {
+	case strings.EqualFold(name, "location"):
 		if path, q, ok := strings.Cut(value, "?"); ok {
 			return path + "?" + MaskQuery(q)
 		}
@@ -94,12 +92,21 @@ func MaskBody(contentType string, raw []byte) (body string, truncated bool) {
 	return secretField.ReplaceAllStringFunc(string(raw), maskField), truncated
 }
 
-// mayHoldSecret is the cheap test before the expression: no member name
-// of secretField, nothing to mask.
+// secretNames are secretField's member names as the expression needs them
+// (quoted whole): a body holding none has nothing to mask.
+var secretNames = [][]byte{[]byte(`"code"`), []byte(`"access_token"`), []byte(`"refresh_token"`),
+	[]byte(`"client_secret"`), []byte(`"sandbox_key"`), []byte(`"password"`)}
+
+// mayHoldSecret is the cheap test before the expression, a few byte
+// scans: a member merely ending like one ("zip_code", "api_key") does not
+// send the body through it.
 func mayHoldSecret(raw []byte) bool {
-	return bytes.Contains(raw, []byte(`_token"`)) || bytes.Contains(raw, []byte(`secret"`)) ||
-		bytes.Contains(raw, []byte(`_key"`)) || bytes.Contains(raw, []byte(`password"`)) ||
-		bytes.Contains(raw, []byte(`code"`))
+	for _, n := range secretNames {
+		if bytes.Contains(raw, n) {
+			return true
+		}
+	}
+	return false
 }
 
 func maskField(m string) string {

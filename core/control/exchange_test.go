@@ -11,6 +11,8 @@ func TestMaskBody(t *testing.T) {
 		{"application/json", `{"access_token":"APP_USR-1","refresh_token" : "TG-2","x":"access_token"}`, `{"access_token":"***","refresh_token" : "***","x":"access_token"}`},
 		{"application/json", `{"client_secret":"s\"3","sandbox_key":"k","password":"p"}`, `{"client_secret":"***","sandbox_key":"***","password":"***"}`},
 		{"application/json", `{"code":"not_found","message":"m"}`, `{"code":"not_found","message":"m"}`},
+		{"application/json", `{"zip_code":"TG-1","api_key":"k","my_password":"p"}`, `{"zip_code":"TG-1","api_key":"k","my_password":"p"}`},
+		{"application/json", `{"x":{"password" :  "p\"q"}}`, `{"x":{"password" :  "***"}}`},
 		{"application/json", `{"code":"TG-abc-123"}`, `{"code":"***"}`},
 		{"application/json", `{"access_token":"APP_USR-cut`, `{"access_token":"***"`},
 		{"application/x-www-form-urlencoded", "grant_type=refresh_token&refresh_token=TG-1&code=x", "grant_type=refresh_token&refresh_token=***&code=***"},
@@ -36,6 +38,9 @@ func TestMaskHeader(t *testing.T) {
 		{"authorization", "Basic dXNlcjpwYXNz", "Basic ***"},
 		{"X-Sandbox-Key", "the-key", "***"},
 		{"Cookie", "s=abc; t=d", "***"},
+		{"set-COOKIE", "s=abc; Path=/", "***"},
+		{"Proxy-Authorization", "Basic abc", "Basic ***"},
+		{"X-SANDBOX-KEY", "k", "***"},
 		{"Location", "https://cb.example/x?code=TG-1&state=s", "https://cb.example/x?code=***&state=s"},
 		{"Content-Type", "application/json", "application/json"},
 	}

@@ -458,18 +458,26 @@ func (j *Journal) flush(ctx context.Context, batch []pending) (struct{}, error) 
 // single round trip, returning once it is answered; the list never holds
 // more than JournalSize entries for long, whatever the instances
 // interleave.
+//
+// The entry is encoded by hand (Entry.AppendJSON) into a buffer used again
+// once its batch is written: one per public request, its detail's bodies
+// included.
 func (j *Journal) Append(ctx context.Context, e control.Entry) error {
-	raw, err := json.Marshal(e)
-	if err != nil {
-		return err
-	}
-	p := pending{raw: raw, counted: e.Counted}
+	buf := entryBuffers.Get().(*[]byte)
+	defer entryBuffers.Put(buf)
+	*buf = e.AppendJSON((*buf)[:0])
+	p := pending{raw: *buf, counted: e.Counted}
 	if t, ok := e.Tally(); ok {
 		p.tally = t.Field()
 	}
-	_, err = j.writes.do(ctx, p)
+	_, err := j.writes.do(ctx, p)
 	return translate(err)
 }
+
+// entryBuffers hold encoded entries between their encoding and their
+// batch's write (go-redis copies nothing: the bytes are written as they
+// are, before do returns).
+var entryBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
 func (j *Journal) List(ctx context.Context) ([]control.Entry, error) {
 	raws, err := j.rdb.LRange(ctx, j.k.journal, 0, control.JournalSize-1).Result()
