@@ -24,6 +24,8 @@ func TestNULInText(t *testing.T) {
 	}{
 		{"question", "POST", "/questions", map[string]any{"item_id": "MLA1100", "text": nul}, apptest.Bearer("APP_USR-buyer"), "text"},
 		{"billing text", "POST", "/packs/2000001234/fiscal_documents/billing_info", map[string]any{"text": nul}, apptest.Bearer("APP_USR-seller"), "text"},
+		{"message text", "POST", "/messages/packs/2000001234/sellers/123?tag=post_sale", map[string]any{"from": map[string]any{"user_id": 123},
+			"to": map[string]any{"user_id": 456}, "text": nul}, apptest.Bearer("APP_USR-seller"), "text"},
 		{"sandbox user nickname", "PUT", "/sandbox/users/777", map[string]any{"nickname": nul, "site_id": "MLA"}, []string{"X-Sandbox-Key", apptest.SandboxKey}, "nickname"},
 		{"fixtures item title", "POST", "/sandbox/fixtures", map[string]any{"items": []any{func() map[string]any {
 			it := apptest.Item("MLA1190", "", "active")
