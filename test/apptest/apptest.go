@@ -172,6 +172,15 @@ func (a *App) Twin() *App {
 // SetT binds an App built by hand (app.NewInstance) to a test.
 func (a *App) SetT(t testing.TB) { a.t = t }
 
+// For is the same instance as seen by t, a subtest of the test that built
+// a: its requests fail t and their exchanges are checked when t ends. So
+// parallel subtests that only read share one instance, loaded once.
+func (a *App) For(t testing.TB) *App {
+	view := &App{Instance: a.Instance, t: t, deferred: true}
+	t.Cleanup(view.checkPending)
+	return view
+}
+
 // StartWorkers runs the job workers and the outbox relay until the test ends.
 func (a *App) StartWorkers() {
 	ctx, cancel := context.WithCancel(context.Background())

@@ -13,102 +13,94 @@ import (
 
 const items = "/items/MLA1100/compatibilities"
 
-func TestCatalogReads(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		t.Parallel()
-		a := newApp(t, be)
-		v := a.Do("GET", "/catalog/dumps/domains/MLA/compatibilities", nil, apptest.Bearer("")...).OK(t, 200)
-		entries := v.([]any)
-		if len(entries) != 16 || get(v, "0.domain_id") != "MLA-BIG" {
-			t.Fatalf("dump = %d entries, first %v", len(entries), get(v, "0.domain_id"))
+func catalogReads(t *testing.T, a *apptest.App) {
+	v := a.Do("GET", "/catalog/dumps/domains/MLA/compatibilities", nil, apptest.Bearer("")...).OK(t, 200)
+	entries := v.([]any)
+	if len(entries) != 16 || get(v, "0.domain_id") != "MLA-BIG" {
+		t.Fatalf("dump = %d entries, first %v", len(entries), get(v, "0.domain_id"))
+	}
+	var shock any
+	for _, e := range entries {
+		if get(e, "domain_id") == "MLA-CAR_SHOCK_ABSORBERS" {
+			shock = e
 		}
-		var shock any
-		for _, e := range entries {
-			if get(e, "domain_id") == "MLA-CAR_SHOCK_ABSORBERS" {
-				shock = e
-			}
-		}
-		if get(shock, "main") != false || get(shock, "compatibilities.0.compatible_domain_id") != "MLA-CARS_AND_VANS" ||
-			get(shock, "compatibilities.0.type") != "EXTENSION" || get(shock, "compatibilities.0.categories.0.id") != "MLA1747" {
-			t.Fatalf("dump entry = %v", shock)
-		}
-		// Exactly the contract's fields: the sandbox's restriction_values feed
-		// stays out, and a domain without links answers an empty array.
-		wantLink := obj{"compatible_domain_id": "MLA-CARS_AND_VANS", "type": "EXTENSION", "required": true, "restrictions": []any{},
-			"categories": []any{obj{"id": "MLA1747", "required": true, "note_status": "ENABLED", "restrictions_status": "ENABLED", "universal_status": "ENABLED"}}}
-		if diff := cmp.Diff(wantLink, get(shock, "compatibilities.0")); diff != "" {
-			t.Fatalf("dump link (-want +got):\n%s", diff)
-		}
-		if diff := cmp.Diff(obj{"domain_id": "MLA-BIG", "main": true, "compatibilities": []any{}}, get(v, "0")); diff != "" {
-			t.Fatalf("dump entry without links (-want +got):\n%s", diff)
-		}
-		a.Do("GET", "/catalog/dumps/domains/XXX/compatibilities", nil, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "invalid site_id XXX", "site_id", "unknown site"))
+	}
+	if get(shock, "main") != false || get(shock, "compatibilities.0.compatible_domain_id") != "MLA-CARS_AND_VANS" ||
+		get(shock, "compatibilities.0.type") != "EXTENSION" || get(shock, "compatibilities.0.categories.0.id") != "MLA1747" {
+		t.Fatalf("dump entry = %v", shock)
+	}
+	// Exactly the contract's fields: the sandbox's restriction_values feed
+	// stays out, and a domain without links answers an empty array.
+	wantLink := obj{"compatible_domain_id": "MLA-CARS_AND_VANS", "type": "EXTENSION", "required": true, "restrictions": []any{},
+		"categories": []any{obj{"id": "MLA1747", "required": true, "note_status": "ENABLED", "restrictions_status": "ENABLED", "universal_status": "ENABLED"}}}
+	if diff := cmp.Diff(wantLink, get(shock, "compatibilities.0")); diff != "" {
+		t.Fatalf("dump link (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(obj{"domain_id": "MLA-BIG", "main": true, "compatibilities": []any{}}, get(v, "0")); diff != "" {
+		t.Fatalf("dump entry without links (-want +got):\n%s", diff)
+	}
+	a.Do("GET", "/catalog/dumps/domains/XXX/compatibilities", nil, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "invalid site_id XXX", "site_id", "unknown site"))
 
-		count := "/catalog_compatibilities/products_search/count_family_products"
-		for _, c := range []struct {
-			attrs []any
-			want  float64
-		}{
-			{[]any{obj{"id": "BRAND", "value_id": "9909"}}, 2},
-			{[]any{obj{"id": "BRAND", "value_name": "FORD"}}, 2},
-			{[]any{obj{"id": "BRAND", "value_ids": []string{"9909", "67"}}}, 3},
-			{[]any{obj{"id": "BRAND", "value_name": "ford"}, obj{"id": "VEHICLE_YEAR", "value_id": "18503"}}, 1},
-		} {
-			v := a.Do("POST", count, obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": c.attrs}, apptest.Bearer("")...).OK(t, 200)
-			if !reflect.DeepEqual(v, obj{"count": c.want}) {
-				t.Errorf("count %v = %v, want %v", c.attrs, v, c.want)
-			}
+	count := "/catalog_compatibilities/products_search/count_family_products"
+	for _, c := range []struct {
+		attrs []any
+		want  float64
+	}{
+		{[]any{obj{"id": "BRAND", "value_id": "9909"}}, 2},
+		{[]any{obj{"id": "BRAND", "value_name": "FORD"}}, 2},
+		{[]any{obj{"id": "BRAND", "value_ids": []string{"9909", "67"}}}, 3},
+		{[]any{obj{"id": "BRAND", "value_name": "ford"}, obj{"id": "VEHICLE_YEAR", "value_id": "18503"}}, 1},
+	} {
+		v := a.Do("POST", count, obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": c.attrs}, apptest.Bearer("")...).OK(t, 200)
+		if !reflect.DeepEqual(v, obj{"count": c.want}) {
+			t.Errorf("count %v = %v, want %v", c.attrs, v, c.want)
 		}
-		v = a.Do("POST", count, obj{"domain_id": "MLA-BIG", "attributes": []any{obj{"id": "BRAND", "value_id": "77"}}}, apptest.Bearer("")...).OK(t, 200)
-		if get(v, "count") != float64(250) {
-			t.Fatalf("big count = %v", v)
-		}
-		a.Do("POST", count, obj{"attributes": []any{obj{"id": "BRAND", "value_id": "1"}}}, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "required fields are incomplete", ".domain_id", "domain_id is required"))
-		a.Do("POST", count, obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{}}, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "required fields are incomplete", ".attributes", "at least one attribute is required"))
-		a.Do("POST", count, obj{"domain_id": "MLA-NOPE", "attributes": []any{obj{"id": "BRAND", "value_id": "1"}}}, apptest.Bearer("")...).Is(t, 404, apptest.Err(404, "not_found", "domain MLA-NOPE not found"))
-		a.Do("POST", count, obj{"domain_id": "nope", "attributes": []any{obj{"id": "BRAND", "value_id": "1"}}}, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "ids are badly formatted", ".domain_id", "domain_id must be <site_id>-<DOMAIN_NAME>"))
-		a.Do("POST", count, `{"domain_id": 5}`, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "field domain_id must be a string, got number", "domain_id", "domain_id must be a string"))
+	}
+	v = a.Do("POST", count, obj{"domain_id": "MLA-BIG", "attributes": []any{obj{"id": "BRAND", "value_id": "77"}}}, apptest.Bearer("")...).OK(t, 200)
+	if get(v, "count") != float64(250) {
+		t.Fatalf("big count = %v", v)
+	}
+	a.Do("POST", count, obj{"attributes": []any{obj{"id": "BRAND", "value_id": "1"}}}, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "required fields are incomplete", ".domain_id", "domain_id is required"))
+	a.Do("POST", count, obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{}}, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "required fields are incomplete", ".attributes", "at least one attribute is required"))
+	a.Do("POST", count, obj{"domain_id": "MLA-NOPE", "attributes": []any{obj{"id": "BRAND", "value_id": "1"}}}, apptest.Bearer("")...).Is(t, 404, apptest.Err(404, "not_found", "domain MLA-NOPE not found"))
+	a.Do("POST", count, obj{"domain_id": "nope", "attributes": []any{obj{"id": "BRAND", "value_id": "1"}}}, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "ids are badly formatted", ".domain_id", "domain_id must be <site_id>-<DOMAIN_NAME>"))
+	a.Do("POST", count, `{"domain_id": 5}`, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "field domain_id must be a string, got number", "domain_id", "domain_id must be a string"))
 
-		rv := "/catalog_compatibilities/restrictions/values?main_domain_id=MLA-CARS_AND_VANS&secondary_domain_id=MLA-CAR_SHOCK_ABSORBERS"
-		v = a.Do("GET", rv, nil, apptest.Bearer("")...).OK(t, 200)
-		want := obj{"attributes_values": []any{obj{"attribute_id": "POSITION", "values": []any{
-			obj{"value_id": "1", "value_name": "Delantera"}, obj{"value_id": "2", "value_name": "Trasera"}}}}}
-		if diff := cmp.Diff(want, v); diff != "" {
-			t.Fatalf("restriction values (-want +got):\n%s", diff)
-		}
-		v = a.Do("GET", "/catalog_compatibilities/restrictions/values?main_domain_id=MLA-TRUCKS&secondary_domain_id=MLA-CAR_SHOCK_ABSORBERS", nil, apptest.Bearer("")...).OK(t, 200)
-		if diff := cmp.Diff(obj{"attributes_values": []any{}}, v); diff != "" {
-			t.Fatalf("unlinked restriction values (-want +got):\n%s", diff)
-		}
-		a.Do("GET", "/catalog_compatibilities/restrictions/values?main_domain_id=MLA-CARS_AND_VANS", nil, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "required fields are incomplete", "main_domain_id", "main_domain_id and secondary_domain_id are required"))
-		a.Do("GET", "/catalog_compatibilities/restrictions/values?main_domain_id=MLA-X&secondary_domain_id=MLA-CAR_SHOCK_ABSORBERS", nil, apptest.Bearer("")...).Is(t, 404, apptest.Err(404, "not_found", "domain MLA-X not found"))
-	})
+	rv := "/catalog_compatibilities/restrictions/values?main_domain_id=MLA-CARS_AND_VANS&secondary_domain_id=MLA-CAR_SHOCK_ABSORBERS"
+	v = a.Do("GET", rv, nil, apptest.Bearer("")...).OK(t, 200)
+	want := obj{"attributes_values": []any{obj{"attribute_id": "POSITION", "values": []any{
+		obj{"value_id": "1", "value_name": "Delantera"}, obj{"value_id": "2", "value_name": "Trasera"}}}}}
+	if diff := cmp.Diff(want, v); diff != "" {
+		t.Fatalf("restriction values (-want +got):\n%s", diff)
+	}
+	v = a.Do("GET", "/catalog_compatibilities/restrictions/values?main_domain_id=MLA-TRUCKS&secondary_domain_id=MLA-CAR_SHOCK_ABSORBERS", nil, apptest.Bearer("")...).OK(t, 200)
+	if diff := cmp.Diff(obj{"attributes_values": []any{}}, v); diff != "" {
+		t.Fatalf("unlinked restriction values (-want +got):\n%s", diff)
+	}
+	a.Do("GET", "/catalog_compatibilities/restrictions/values?main_domain_id=MLA-CARS_AND_VANS", nil, apptest.Bearer("")...).Is(t, 400, apptest.Err(400, "bad_request", "required fields are incomplete", "main_domain_id", "main_domain_id and secondary_domain_id are required"))
+	a.Do("GET", "/catalog_compatibilities/restrictions/values?main_domain_id=MLA-X&secondary_domain_id=MLA-CAR_SHOCK_ABSORBERS", nil, apptest.Bearer("")...).Is(t, 404, apptest.Err(404, "not_found", "domain MLA-X not found"))
 }
 
-func TestAuthAndPermission(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		t.Parallel()
-		a := newApp(t, be)
-		body := obj{"products": []any{obj{"id": "MLA101"}}}
-		for _, r := range []struct{ method, path string }{
-			{"POST", items}, {"PUT", items}, {"GET", items}, {"DELETE", items}, {"GET", items + "/x"},
-			{"GET", items + "/x/note"}, {"DELETE", items + "/x"}, {"GET", items + "/extended/check"},
-			{"POST", items + "/exception"}, {"GET", items + "/exception"},
-			{"POST", "/items/compatibilities_summary"}, {"POST", "/items/catalog_domains/MLA-CARS_AND_VANS/compatibilities/cards"},
-		} {
-			a.Do(r.method, r.path, body, apptest.Bearer("")...).Is(t, 403, apptest.Err(403, "forbidden", "invalid access token"))
-			a.Do(r.method, r.path, body, apptest.Bearer("APP_USR-nope")...).Is(t, 403, apptest.Err(403, "forbidden", "invalid access token"))
-		}
-		// Only the item's seller.
-		a.Do("POST", items, body, apptest.Bearer(other)...).Is(t, 403, apptest.Err(403, "forbidden", "the caller has no permission on item MLA1100"))
-		a.Do("GET", items, nil, apptest.Bearer(other)...).Is(t, 403, apptest.Err(403, "forbidden", "the caller has no permission on item MLA1100"))
-		a.Do("GET", items+"/exception", nil, apptest.Bearer(other)...).Is(t, 403, apptest.Err(403, "forbidden", "the caller has no permission on item MLA1100"))
-		a.Do("POST", "/items/compatibilities_summary", obj{"domain_id": "MLA-CARS_AND_VANS", "items": []string{"MLA1200"}}, apptest.Bearer(seller)...).Is(t, 403, apptest.Err(403, "forbidden", "the caller has no permission on item MLA1200"))
-		// Unknown and badly formatted items.
-		a.Do("POST", "/items/MLA999/compatibilities", body, apptest.Bearer(seller)...).Is(t, 404, apptest.Err(404, "not_found", "item MLA999 not found"))
-		a.Do("GET", "/items/MLA999/compatibilities", nil, apptest.Bearer(seller)...).Is(t, 404, apptest.Err(404, "not_found", "item MLA999 not found"))
-		a.Do("POST", "/items/abc/compatibilities", body, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "ids are badly formatted", "item_id", "item id abc is badly formatted"))
-	})
+func authAndPermission(t *testing.T, a *apptest.App) {
+	body := obj{"products": []any{obj{"id": "MLA101"}}}
+	for _, r := range []struct{ method, path string }{
+		{"POST", items}, {"PUT", items}, {"GET", items}, {"DELETE", items}, {"GET", items + "/x"},
+		{"GET", items + "/x/note"}, {"DELETE", items + "/x"}, {"GET", items + "/extended/check"},
+		{"POST", items + "/exception"}, {"GET", items + "/exception"},
+		{"POST", "/items/compatibilities_summary"}, {"POST", "/items/catalog_domains/MLA-CARS_AND_VANS/compatibilities/cards"},
+	} {
+		a.Do(r.method, r.path, body, apptest.Bearer("")...).Is(t, 403, apptest.Err(403, "forbidden", "invalid access token"))
+		a.Do(r.method, r.path, body, apptest.Bearer("APP_USR-nope")...).Is(t, 403, apptest.Err(403, "forbidden", "invalid access token"))
+	}
+	// Only the item's seller.
+	a.Do("POST", items, body, apptest.Bearer(other)...).Is(t, 403, apptest.Err(403, "forbidden", "the caller has no permission on item MLA1100"))
+	a.Do("GET", items, nil, apptest.Bearer(other)...).Is(t, 403, apptest.Err(403, "forbidden", "the caller has no permission on item MLA1100"))
+	a.Do("GET", items+"/exception", nil, apptest.Bearer(other)...).Is(t, 403, apptest.Err(403, "forbidden", "the caller has no permission on item MLA1100"))
+	a.Do("POST", "/items/compatibilities_summary", obj{"domain_id": "MLA-CARS_AND_VANS", "items": []string{"MLA1200"}}, apptest.Bearer(seller)...).Is(t, 403, apptest.Err(403, "forbidden", "the caller has no permission on item MLA1200"))
+	// Unknown and badly formatted items.
+	a.Do("POST", "/items/MLA999/compatibilities", body, apptest.Bearer(seller)...).Is(t, 404, apptest.Err(404, "not_found", "item MLA999 not found"))
+	a.Do("GET", "/items/MLA999/compatibilities", nil, apptest.Bearer(seller)...).Is(t, 404, apptest.Err(404, "not_found", "item MLA999 not found"))
+	a.Do("POST", "/items/abc/compatibilities", body, apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "ids are badly formatted", "item_id", "item id abc is badly formatted"))
 }
 
 // Answers past the limits of core/compat, built from its constants.
@@ -121,60 +113,56 @@ var (
 		"domains", fmt.Sprintf("%d product domains; at most %d", compat.MaxDomains+1, compat.MaxDomains))
 )
 
-func TestCreateErrors(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
-		t.Parallel()
-		a := newApp(t, be)
-		bad := func(body any, status int, want string) {
-			t.Helper()
-			a.Do("POST", items, body, apptest.Bearer(seller)...).Is(t, status, want)
-		}
-		p := func(entries ...any) obj { return obj{"products": entries} }
-		// Required fields incomplete.
-		bad(p(obj{"note": "x"}), 400, apptest.Err(400, "bad_request", "required fields are incomplete", "products.id", "product id is required"))
-		bad(obj{"products_group": []any{obj{"ids": []string{}}}}, 400, apptest.Err(400, "bad_request", "required fields are incomplete", "products_group.ids", "ids are required"))
-		bad(obj{"products_families": []any{obj{"attributes": []any{obj{"id": "BRAND", "value_id": "9909"}}}}}, 400, apptest.Err(400, "bad_request", "required fields are incomplete", "products_families.domain_id", "domain_id is required"))
-		bad(obj{"products_families": []any{obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"id": "BRAND"}}}}}, 400, apptest.Err(400, "bad_request", "required fields are incomplete", "products_families.attributes.BRAND", "value_id, value_name or value_ids is required"))
-		bad(`{"products": "MLA101"}`, 400, apptest.Err(400, "bad_request", "field products must be an array, got string", "products", "products must be an array"))
-		bad("", 400, apptest.Err(400, "bad_request", "request body is empty", "body", "a JSON body is required"))
-		// Ids badly formatted.
-		bad(p(obj{"id": "101"}), 400, apptest.Err(400, "bad_request", "ids are badly formatted", "products.id", "product id 101 is badly formatted"))
-		bad(obj{"products_group": []any{obj{"ids": []string{"MLA101", "x"}}}}, 400, apptest.Err(400, "bad_request", "ids are badly formatted", "products_group.ids", "product id x is badly formatted"))
-		bad(obj{"products_families": []any{obj{"domain_id": "CARS", "attributes": []any{obj{"id": "BRAND", "value_id": "1"}}}}}, 400, apptest.Err(400, "bad_request", "ids are badly formatted", "products_families.domain_id", "domain_id must be <site_id>-<DOMAIN_NAME>"))
-		bad(p(obj{"id": "MLA101", "creation_source": "ROBOT"}), 400, apptest.Err(400, "bad_request", "creation_source is not valid", "products.creation_source", "creation_source must be MANUAL or ITEM_SUGGESTIONS"))
-		// More than 200 products: specified, found by a family, and both.
-		bad(obj{"products": ids(5000, 0, compat.MaxProducts+1)}, 400, tooManyProducts)
-		bad(obj{"products_families": []any{obj{"domain_id": "MLA-BIG", "attributes": []any{obj{"id": "BRAND", "value_id": "77"}}}}}, 400, tooManyWithFamilies)
-		bad(obj{"products": odd(76), "products_families": []any{obj{"domain_id": "MLA-BIG", "attributes": []any{obj{"id": "VEHICLE_YEAR", "value_id": "0"}}}}}, 400, tooManyWithFamilies)
-		// More than 10 product domains.
-		bad(obj{"products": ids(400, 1, 1+compat.MaxDomains+1)}, 400, tooManyDomains)
-		// Products or domains of another site.
-		bad(p(obj{"id": "MLB1"}), 400, apptest.Err(400, "bad_request", "products or domains are not of the item's site", "products", "product MLB1 is not of site MLA"))
-		bad(obj{"products_families": []any{obj{"domain_id": "MLB-CARS", "attributes": []any{obj{"id": "BRAND", "value_id": "3"}}}}}, 400, apptest.Err(400, "bad_request", "products or domains are not of the item's site", "products_families.domain_id", "domain MLB-CARS is not of site MLA"))
-		// Not all children.
-		bad(p(obj{"id": "MLA101"}, obj{"id": "MLA100"}), 400, apptest.Err(400, "bad_request", "products are not all children", "products", "product MLA100 is a parent product"))
-		// Item's domain not compatible.
-		bad(p(obj{"id": "MLA301"}), 400, apptest.Err(400, "bad_request", "the item's domain is not compatible with the specified domains", "domain_id", "item domain MLA-CAR_SHOCK_ABSORBERS is not compatible with MLA-TRUCKS"))
-		// Unknown product and domain.
-		bad(p(obj{"id": "MLA9999"}), 404, apptest.Err(404, "not_found", "product MLA9999 not found", "products", "product MLA9999 does not exist"))
-		bad(obj{"products_families": []any{obj{"domain_id": "MLA-NOPE", "attributes": []any{obj{"id": "BRAND", "value_id": "1"}}}}}, 404, apptest.Err(404, "not_found", "domain MLA-NOPE not found"))
-		// Notes and restrictions only where the category allows them.
-		a.Do("POST", "/items/MLA1101/compatibilities", p(obj{"id": "MLA101", "note": "x"}), apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "the item's category does not allow notes", "note", "category MLA1748 does not allow notes"))
-		a.Do("POST", "/items/MLA1101/compatibilities", p(obj{"id": "MLA101", "restrictions": []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "1"}}}}}}}), apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "the item's category does not allow restrictions", "restrictions", "category MLA1748 does not allow restrictions"))
-		bad(p(obj{"id": "MLA101", "restrictions": []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "9"}}}}}}}), 400, apptest.Err(400, "bad_request", "restrictions are not valid for the domains", "restrictions.attribute_values", "value 9 is not allowed for POSITION"))
-		a.Do("POST", "/items/MLA1102/compatibilities", p(obj{"id": "MLA101"}), apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "no compatibility is configured for the item's category", "category_id", "category MLA1749 takes no compatibilities"))
-		// Nothing of a refused request was written.
-		v := a.Do("GET", items, nil, apptest.Bearer(seller)...).OK(t, 200)
-		if get(v, "catalog_compatibilities_count") != float64(0) {
-			t.Fatalf("refused creates left %v", v)
-		}
-	})
+func createErrors(t *testing.T, a *apptest.App) {
+	bad := func(body any, status int, want string) {
+		t.Helper()
+		a.Do("POST", items, body, apptest.Bearer(seller)...).Is(t, status, want)
+	}
+	p := func(entries ...any) obj { return obj{"products": entries} }
+	// Required fields incomplete.
+	bad(p(obj{"note": "x"}), 400, apptest.Err(400, "bad_request", "required fields are incomplete", "products.id", "product id is required"))
+	bad(obj{"products_group": []any{obj{"ids": []string{}}}}, 400, apptest.Err(400, "bad_request", "required fields are incomplete", "products_group.ids", "ids are required"))
+	bad(obj{"products_families": []any{obj{"attributes": []any{obj{"id": "BRAND", "value_id": "9909"}}}}}, 400, apptest.Err(400, "bad_request", "required fields are incomplete", "products_families.domain_id", "domain_id is required"))
+	bad(obj{"products_families": []any{obj{"domain_id": "MLA-CARS_AND_VANS", "attributes": []any{obj{"id": "BRAND"}}}}}, 400, apptest.Err(400, "bad_request", "required fields are incomplete", "products_families.attributes.BRAND", "value_id, value_name or value_ids is required"))
+	bad(`{"products": "MLA101"}`, 400, apptest.Err(400, "bad_request", "field products must be an array, got string", "products", "products must be an array"))
+	bad("", 400, apptest.Err(400, "bad_request", "request body is empty", "body", "a JSON body is required"))
+	// Ids badly formatted.
+	bad(p(obj{"id": "101"}), 400, apptest.Err(400, "bad_request", "ids are badly formatted", "products.id", "product id 101 is badly formatted"))
+	bad(obj{"products_group": []any{obj{"ids": []string{"MLA101", "x"}}}}, 400, apptest.Err(400, "bad_request", "ids are badly formatted", "products_group.ids", "product id x is badly formatted"))
+	bad(obj{"products_families": []any{obj{"domain_id": "CARS", "attributes": []any{obj{"id": "BRAND", "value_id": "1"}}}}}, 400, apptest.Err(400, "bad_request", "ids are badly formatted", "products_families.domain_id", "domain_id must be <site_id>-<DOMAIN_NAME>"))
+	bad(p(obj{"id": "MLA101", "creation_source": "ROBOT"}), 400, apptest.Err(400, "bad_request", "creation_source is not valid", "products.creation_source", "creation_source must be MANUAL or ITEM_SUGGESTIONS"))
+	// More than 200 products: specified, found by a family, and both.
+	bad(obj{"products": ids(5000, 0, compat.MaxProducts+1)}, 400, tooManyProducts)
+	bad(obj{"products_families": []any{obj{"domain_id": "MLA-BIG", "attributes": []any{obj{"id": "BRAND", "value_id": "77"}}}}}, 400, tooManyWithFamilies)
+	bad(obj{"products": odd(76), "products_families": []any{obj{"domain_id": "MLA-BIG", "attributes": []any{obj{"id": "VEHICLE_YEAR", "value_id": "0"}}}}}, 400, tooManyWithFamilies)
+	// More than 10 product domains.
+	bad(obj{"products": ids(400, 1, 1+compat.MaxDomains+1)}, 400, tooManyDomains)
+	// Products or domains of another site.
+	bad(p(obj{"id": "MLB1"}), 400, apptest.Err(400, "bad_request", "products or domains are not of the item's site", "products", "product MLB1 is not of site MLA"))
+	bad(obj{"products_families": []any{obj{"domain_id": "MLB-CARS", "attributes": []any{obj{"id": "BRAND", "value_id": "3"}}}}}, 400, apptest.Err(400, "bad_request", "products or domains are not of the item's site", "products_families.domain_id", "domain MLB-CARS is not of site MLA"))
+	// Not all children.
+	bad(p(obj{"id": "MLA101"}, obj{"id": "MLA100"}), 400, apptest.Err(400, "bad_request", "products are not all children", "products", "product MLA100 is a parent product"))
+	// Item's domain not compatible.
+	bad(p(obj{"id": "MLA301"}), 400, apptest.Err(400, "bad_request", "the item's domain is not compatible with the specified domains", "domain_id", "item domain MLA-CAR_SHOCK_ABSORBERS is not compatible with MLA-TRUCKS"))
+	// Unknown product and domain.
+	bad(p(obj{"id": "MLA9999"}), 404, apptest.Err(404, "not_found", "product MLA9999 not found", "products", "product MLA9999 does not exist"))
+	bad(obj{"products_families": []any{obj{"domain_id": "MLA-NOPE", "attributes": []any{obj{"id": "BRAND", "value_id": "1"}}}}}, 404, apptest.Err(404, "not_found", "domain MLA-NOPE not found"))
+	// Notes and restrictions only where the category allows them.
+	a.Do("POST", "/items/MLA1101/compatibilities", p(obj{"id": "MLA101", "note": "x"}), apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "the item's category does not allow notes", "note", "category MLA1748 does not allow notes"))
+	a.Do("POST", "/items/MLA1101/compatibilities", p(obj{"id": "MLA101", "restrictions": []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "1"}}}}}}}), apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "the item's category does not allow restrictions", "restrictions", "category MLA1748 does not allow restrictions"))
+	bad(p(obj{"id": "MLA101", "restrictions": []any{obj{"attribute_id": "POSITION", "attribute_values": []any{obj{"values": []any{obj{"value_id": "9"}}}}}}}), 400, apptest.Err(400, "bad_request", "restrictions are not valid for the domains", "restrictions.attribute_values", "value 9 is not allowed for POSITION"))
+	a.Do("POST", "/items/MLA1102/compatibilities", p(obj{"id": "MLA101"}), apptest.Bearer(seller)...).Is(t, 400, apptest.Err(400, "bad_request", "no compatibility is configured for the item's category", "category_id", "category MLA1749 takes no compatibilities"))
+	// Nothing of a refused request was written.
+	v := a.Do("GET", items, nil, apptest.Bearer(seller)...).OK(t, 200)
+	if get(v, "catalog_compatibilities_count") != float64(0) {
+		t.Fatalf("refused creates left %v", v)
+	}
 }
 
 func TestLimitsAtTheEdge(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
 		t.Parallel()
-		a := newApp(t, be)
+		a := newBigApp(t, be)
 		// 200 products exactly, family included.
 		v := a.Do("POST", items, obj{"products": odd(75), "products_families": []any{
 			obj{"domain_id": "MLA-BIG", "attributes": []any{obj{"id": "VEHICLE_YEAR", "value_id": "0"}}}}}, apptest.Bearer(seller)...).OK(t, 200)

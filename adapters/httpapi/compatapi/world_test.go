@@ -56,8 +56,10 @@ func item(id string, sellerID int, category, domain, status string, extra ...str
 // Vehicle domains: MLA-CARS_AND_VANS (Ford Ka parent MLA100 with children
 // MLA101..MLA102 and Fiat MLA103), MLA-MOTOS (MLA201), MLA-TRUCKS (MLA301,
 // not compatible with shock absorbers), MLA-V1..MLA-V11 (one child each,
-// MLA401..MLA411), MLA-BIG (250 Renault children MLA5000..MLA5249).
-func world() obj {
+// MLA401..MLA411), MLA-BIG (with big, 250 Renault children
+// MLA5000..MLA5249: most of the world's load, which only the tests of the
+// limits and of the family counts need).
+func world(big bool) obj {
 	domains := []any{
 		obj{"id": "MLA-CAR_SHOCK_ABSORBERS", "site_id": "MLA", "main": false, "compatibilities": nil},
 		obj{"id": "MLA-CARS_AND_VANS", "site_id": "MLA", "main": true, "compatibilities": []any{}},
@@ -82,7 +84,7 @@ func world() obj {
 		links = append(links, link(d))
 		products = append(products, product(fmt.Sprintf("MLA%d", 400+i), d, "V "+d, "MLA400", [3]string{"BRAND", "5", "Generic"}))
 	}
-	for i := 0; i < 250; i++ {
+	for i := 0; big && i < 250; i++ {
 		products = append(products, product(fmt.Sprintf("MLA%d", 5000+i), "MLA-BIG", fmt.Sprintf("Renault %d", i), "MLA4999",
 			[3]string{"BRAND", "77", "Renault"}, [3]string{"VEHICLE_YEAR", fmt.Sprint(i % 2), fmt.Sprint(i % 2)}))
 	}
@@ -112,12 +114,47 @@ func world() obj {
 	}
 }
 
-// newApp is a fresh feria on be with the test world loaded.
+// newApp is a fresh feria on be with the test world loaded, MLA-BIG
+// without its products.
 func newApp(t *testing.T, be apptest.Backend) *apptest.App {
 	t.Helper()
 	a := apptest.New(t, be)
-	a.MustLoad(world())
+	a.MustLoad(world(false))
 	return a
+}
+
+// newBigApp is newApp with MLA-BIG's 250 products.
+func newBigApp(t *testing.T, be apptest.Backend) *apptest.App {
+	t.Helper()
+	a := apptest.New(t, be)
+	a.MustLoad(world(true))
+	return a
+}
+
+// readOnly are the tests that change nothing of the world (what they send
+// to write is refused, and they check that nothing was written): they share
+// one loaded world per backend, MLA-BIG's products included, instead of
+// loading it each. A test that writes takes a world of its own (newApp).
+var readOnly = []struct {
+	name string
+	test func(t *testing.T, a *apptest.App)
+}{
+	{"CatalogReads", catalogReads},
+	{"AuthAndPermission", authAndPermission},
+	{"CreateErrors", createErrors},
+}
+
+func TestSharedWorld(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		shared := newBigApp(t, be)
+		for _, r := range readOnly {
+			t.Run(r.name, func(t *testing.T) {
+				t.Parallel()
+				r.test(t, shared.For(t))
+			})
+		}
+	})
 }
 
 func get(v any, path string) any {
