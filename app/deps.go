@@ -140,8 +140,10 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	prefix := d.keys(controlredis.DefaultPrefix)
 	rules := controlredis.NewRules(ctl, prefix)
 	d.closers = append([]func(){rules.Close}, d.closers...) // before its client closes
+	journal := controlredis.NewJournal(ctl, prefix)
+	journal.Confirms(rules)
 	d.Controls = controlsvc.New(controlsvc.Deps{Rules: rules,
-		Limiter: controlredis.NewLimiter(ctl, prefix), Journal: controlredis.NewJournal(ctl, prefix),
+		Limiter: controlredis.NewLimiter(ctl, prefix), Journal: journal,
 		Defaults: cfg.RateLimits, Operations: d.Operations, Clock: clock})
 	if b.root == nil {
 		reg := worldsdb.New(b.db)

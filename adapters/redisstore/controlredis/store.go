@@ -5,8 +5,9 @@
 // rule, as after a reset). Each process keeps the rules it read and trusts
 // them without a round trip while its subscription to the notices of
 // changes is up (watch.go: a change returns once every process dropped
-// its copy), reading the version again at least every Staleness, and on
-// every request while the subscription is down; rate limits
+// its copy), the version confirmed by each journal batch's pipeline or
+// read again after Staleness, and on every request while the
+// subscription is down; rate limits
 // counted by go-redis/redis_rate (GCRA), and the journal as a capped list
 // written with one pipelined LPUSH+LTRIM. On a Redis Cluster the rules'
 // keys share one hash slot ({rules}), so that their MULTIs and script run
@@ -153,6 +154,26 @@ func (r *Rules) Current(ctx context.Context) (controlport.Snapshot, error) {
 	}
 	r.mu.Unlock()
 	return r.reload(ctx)
+}
+
+func (r *Rules) epochNow() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.epoch
+}
+
+// confirm records a version read (sent at the epoch given) beside other
+// work: the rules held stand if it is theirs, and are dropped otherwise.
+func (r *Rules) confirm(epoch uint64, sent time.Time, ver string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case !r.read:
+	case r.ver != ver:
+		r.epoch++
+	case r.readEpoch == epoch && !sent.Before(r.confirmed):
+		r.confirmed = sent
+	}
 }
 
 // changed drops the rules held: the next request reads them again.
@@ -405,7 +426,16 @@ type Journal struct {
 	k   keys
 	// writes pushes the entries of every request finishing at once.
 	writes group[pending, struct{}]
+	// rules, when set, have their version read in each batch's pipeline
+	// (Confirms).
+	rules *Rules
 }
+
+// Confirms has every batch of the journal read the rules' version too, in
+// its pipeline: a process serving requests has the rules it holds
+// confirmed by its own journal's writes, with no round trip of their own
+// (Staleness then binds only an idle process's first request).
+func (j *Journal) Confirms(r *Rules) { j.rules = r }
 
 // pending is an entry on its way: its JSON and its tally.
 type pending struct {
@@ -439,6 +469,12 @@ func (j *Journal) flush(ctx context.Context, batch []pending) (struct{}, error) 
 			}
 		}
 	}
+	var ver *redis.StringCmd
+	var epoch uint64
+	if j.rules != nil {
+		epoch = j.rules.epochNow()
+	}
+	sent := time.Now()
 	_, err := j.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		p.LPush(ctx, j.k.journal, raws...)
 		p.LTrim(ctx, j.k.journal, 0, control.JournalSize-1)
@@ -448,8 +484,17 @@ func (j *Journal) flush(ctx context.Context, batch []pending) (struct{}, error) 
 		if !first.IsZero() {
 			p.SetNX(ctx, j.k.since, first.UTC().Format(time.RFC3339Nano), 0)
 		}
+		if j.rules != nil {
+			ver = p.Get(ctx, j.rules.k.ver)
+		}
 		return nil
 	})
+	if ver != nil && (err == nil || errors.Is(err, redis.Nil)) {
+		// The version's GET comes last: redis.Nil is its own (no version,
+		// no rule), every write before it succeeded.
+		err = nil
+		j.rules.confirm(epoch, sent, ver.Val())
+	}
 	return struct{}{}, err
 }
 

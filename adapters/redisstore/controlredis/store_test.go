@@ -167,3 +167,51 @@ func TestStaleness(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// A process serving requests has its rules confirmed by its journal's
+// writes: held past Staleness with no round trip of their own, and a
+// change no notice announced is seen after the next write.
+func TestJournalConfirmsTheRules(t *testing.T) {
+	rdb := testenv.Redis(t)
+	ctx := context.Background()
+	p := prefix()
+	r := controlredis.NewRules(rdb, p)
+	t.Cleanup(r.Close)
+	j := controlredis.NewJournal(rdb, p)
+	j.Confirms(r)
+	if _, err := r.AddFault(ctx, control.Fault{Path: "/a", Probability: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Current(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rt := &testenv.RoundTrips{}
+	rdb.AddHook(rt)
+	for end := time.Now().Add(controlredis.Staleness * 3 / 2); time.Now().Before(end); {
+		if err := j.Append(ctx, control.Entry{ID: "x"}); err != nil {
+			t.Fatal(err)
+		}
+		if s, err := r.Current(ctx); err != nil || len(s.Faults) != 1 {
+			t.Fatalf("Current: %+v %v", s, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if rt.Single.Load() != 0 {
+		t.Errorf("rules held past Staleness beside journal writes: %d commands of their own, want 0", rt.Single.Load())
+	}
+
+	silent := testenv.Twin(rdb)
+	t.Cleanup(func() { silent.Close() })
+	if err := silent.Del(ctx, p+"{rules}:faults").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := silent.Set(ctx, p+"{rules}:ver", "silent", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(ctx, control.Entry{ID: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := r.Current(ctx); err != nil || len(s.Faults) != 0 {
+		t.Errorf("after a journal write read the new version: %+v %v", s, err)
+	}
+}
