@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -27,8 +28,20 @@ type goSources struct {
 
 var testFunc = regexp.MustCompile(`(?m)^func (Test[A-Za-z0-9_]+)\(`)
 
+// readGoSources reads the sources once for every test that asks: the walk
+// and its expression over every file cost seconds with the race detector.
 func readGoSources(t *testing.T) goSources {
 	t.Helper()
+	src, err := goSourcesOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+var goSourcesOnce = sync.OnceValues(walkGoSources)
+
+func walkGoSources() (goSources, error) {
 	src := goSources{text: map[string]string{}, tests: map[string]map[string]bool{}}
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -57,10 +70,7 @@ func readGoSources(t *testing.T) goSources {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return src
+	return src, err
 }
 
 // has reports whether the test named by ref exists: its function in the
