@@ -151,7 +151,7 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 		if recheck <= 0 {
 			recheck = worldRecheck
 		}
-		d.worlds = &worldHost{root: d, b: b, reg: reg, live: map[string]*liveWorld{}, order: list.New(), max: liveWorlds, recheck: recheck}
+		d.worlds = &worldHost{root: d, b: b, reg: reg, live: map[string]*liveWorld{}, order: list.New(), max: liveWorlds, recheck: recheck, connBudget: worldConnBudget}
 		d.Worlds = worldssvc.New(worldssvc.Deps{Registry: reg, Storage: d.worlds, Clock: kernel.SystemClock, Max: cfg.MaxWorlds})
 		watchCtx, stopWatch := context.WithCancel(context.Background())
 		go d.worlds.watch(watchCtx, 5*recheck)

@@ -36,9 +36,15 @@ const (
 	// least recently used one is closed for another (and wired again on
 	// its next request).
 	liveWorlds = 64
-	// worldConns is each world's PostgreSQL pool: a world is one team's or
-	// one CI job's, and 64 of them at 2 stay within a server's usual 200.
-	worldConns = 2
+	// worldConnBudget is the PostgreSQL connections a process's wired
+	// worlds hold at most together: each world's pool is the default
+	// world's size (a world's hot reads ran at 0.76 of the root's on 2
+	// connections against the root's 4) while that fits, and shrinks
+	// towards minWorldConns as more worlds are wired (64 at 2).
+	worldConnBudget = 128
+	// minWorldConns is a world's pool when the budget is shared by all
+	// liveWorlds, and the pool that migrates a new world.
+	minWorldConns = 2
 	// worldRecheck is how long a process serves a world before it reads the
 	// registry again: a world deleted, re-created or given another key
 	// through another process is seen within it. The world's frozen clock
@@ -66,6 +72,8 @@ type worldHost struct {
 	// recheck is worldRecheck, or shorter in tests
 	// (Config.WorldRecheck).
 	recheck time.Duration
+	// connBudget is worldConnBudget, or smaller in tests.
+	connBudget int
 
 	mu    sync.Mutex
 	live  map[string]*liveWorld
@@ -173,6 +181,7 @@ func (h *worldHost) acquire(ctx context.Context, name string, use bool) (*liveWo
 	if build {
 		lw.err = h.build(context.WithoutCancel(ctx), lw)
 		close(lw.ready)
+		h.resize()
 	} else if _, err := h.ready(lw); err == nil {
 		// Another process may have frozen the world's clock.
 		if err := lw.d.Clock.Reload(ctx); err != nil {
@@ -234,6 +243,37 @@ func (h *worldHost) removeLocked(lw *liveWorld) []*liveWorld {
 		return []*liveWorld{lw}
 	}
 	return nil
+}
+
+// worldConns is each world's pool when n worlds are wired: the default
+// world's pool size while n of them fit in connBudget, less as more
+// are wired, never under minWorldConns.
+func (h *worldHost) worldConns(n int) int {
+	c := h.b.db.DB.Stats().MaxOpenConnections
+	if !sqlstore.IsPostgres(h.b.db) || c <= 0 {
+		return minWorldConns
+	}
+	return max(minWorldConns, min(c, h.connBudget/max(n, 1)))
+}
+
+// resize gives every wired world's pool its share of connBudget, after
+// a world was wired or closed; a pool made smaller closes what it holds
+// beyond its new size as its connections are given back.
+func (h *worldHost) resize() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	conns := h.worldConns(len(h.live))
+	for _, lw := range h.live {
+		select {
+		case <-lw.ready:
+		default:
+			continue // its pool is opened with the size of now
+		}
+		if lw.db != nil && sqlstore.IsPostgres(lw.db) {
+			lw.db.SetMaxOpenConns(conns)
+			lw.db.SetMaxIdleConns(conns)
+		}
+	}
 }
 
 func closeWorlds(ws []*liveWorld) {
@@ -312,6 +352,9 @@ func (h *worldHost) watch(ctx context.Context, interval time.Duration) {
 		}
 		h.mu.Unlock()
 		closeWorlds(done)
+		if len(idle) > 0 {
+			h.resize() // the worlds still wired may grow again
+		}
 	}
 }
 
@@ -331,7 +374,10 @@ func (h *worldHost) closeAll() {
 // the world's sandbox key; then it starts the world's outbox relay.
 func (h *worldHost) build(ctx context.Context, lw *liveWorld) error {
 	w := lw.w
-	db, err := h.openDB(ctx, w.Name)
+	h.mu.Lock()
+	conns := h.worldConns(len(h.live))
+	h.mu.Unlock()
+	db, err := h.openDB(ctx, w.Name, conns)
 	if err != nil {
 		return err
 	}
@@ -411,7 +457,7 @@ func (h *worldHost) everyWorld(next asynq.Handler, queue string) asynq.Handler {
 
 // openDB opens the world's database, migrated: a schema of the default
 // world's PostgreSQL database, or a SQLite file beside its own.
-func (h *worldHost) openDB(ctx context.Context, name string) (*bun.DB, error) {
+func (h *worldHost) openDB(ctx context.Context, name string, conns int) (*bun.DB, error) {
 	var db *bun.DB
 	if sqlstore.IsPostgres(h.b.db) {
 		schema, err := sqlstore.Schema(ctx, h.b.db, name)
@@ -421,7 +467,7 @@ func (h *worldHost) openDB(ctx context.Context, name string) (*bun.DB, error) {
 		if err := sqlstore.CreateSchema(ctx, h.b.db, schema); err != nil {
 			return nil, fmt.Errorf("world %s: %w", name, err)
 		}
-		if db, err = sqlstore.OpenSchema(ctx, h.b.db, schema, worldConns); err != nil {
+		if db, err = sqlstore.OpenSchema(ctx, h.b.db, schema, conns); err != nil {
 			return nil, fmt.Errorf("world %s: %w", name, err)
 		}
 	} else {
@@ -469,7 +515,7 @@ func (h *worldHost) blobs(name string) (blobport.Store, error) {
 // Make prepares a new world's database, so that its first request finds it
 // migrated (the wiring migrates again, for a binary with new migrations).
 func (h *worldHost) Make(ctx context.Context, name string) error {
-	db, err := h.openDB(ctx, name)
+	db, err := h.openDB(ctx, name, minWorldConns)
 	if err != nil {
 		return err
 	}
