@@ -240,6 +240,7 @@ func modules(d *Deps) ([]Module, error) {
 					{Name: "outbox", Keep: d.Config.RetentionOutbox, Pruner: outboxdb.New(d.DB)},
 					{Name: "copy jobs", Keep: d.Config.RetentionOutbox, Pruner: compatdb.New(d.DB)},
 					{Name: "notifications", Keep: d.Config.RetentionNotifications, Pruner: webhooksdb.New(d.DB)},
+					{Name: "unsent message attachments", Keep: messaging.UnsentKeep, Pruner: conversations},
 				}})
 			},
 			Periodic: map[string]string{outboxport.TaskPrune: "@every 1h"},

@@ -22,6 +22,10 @@ const (
 	MaxMessageAttachments = 10
 )
 
+// UnsentKeep is how long an attachment no message carries is kept: the
+// retention job removes it, file and row, once it is older.
+const UnsentKeep = 24 * time.Hour
+
 // Attachment is a file uploaded for a message: its uploader's until a
 // message carries it, then its message's sender's and recipient's.
 type Attachment struct {

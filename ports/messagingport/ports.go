@@ -40,6 +40,12 @@ type Attachments interface {
 	// says how many it gave: fewer than len(ids) when another send took
 	// one first.
 	Attach(ctx context.Context, messageID string, userID int64, ids []string) (int, error)
+	// Unsent returns up to limit attachments that no message carries,
+	// uploaded before before, oldest first.
+	Unsent(ctx context.Context, before time.Time, limit int) ([]messaging.Attachment, error)
+	// DeleteUnsent removes an attachment's row unless a message carries it
+	// (a send took it since it was listed); it says whether it did.
+	DeleteUnsent(ctx context.Context, id string) (bool, error)
 }
 
 // Service is what HTTP calls. It acts for the caller in ctx and takes the

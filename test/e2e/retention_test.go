@@ -128,3 +128,41 @@ func count(t *testing.T, a *apptest.App, what string, args ...any) int {
 	}
 	return n
 }
+
+// A file uploaded for a message and never sent is removed by the prune
+// job a day after its upload, by the service clock; a sent one stays.
+func TestRetentionPrunesUnsentAttachments(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
+		a := demoApp(t, be)
+		up := func() string {
+			var f struct{ ID string }
+			uploadAttachment(a).JSON(t, &f)
+			if f.ID == "" {
+				t.Fatal("no attachment uploaded")
+			}
+			return f.ID
+		}
+		sent, unsent := up(), up()
+		a.Do("POST", demoConversation, map[string]any{"from": map[string]any{"user_id": 123}, "to": map[string]any{"user_id": 456},
+			"text": "hola", "attachments": []string{sent}}, apptest.Bearer(demoSeller)...).HasStatus(t, 201)
+		prune := func() {
+			t.Helper()
+			if err := a.ProcessTask(context.Background(), asynq.NewTask(outboxport.TaskPrune, nil)); err != nil {
+				t.Fatalf("prune: %v", err)
+			}
+		}
+		a.Sandbox("PUT", "/clock", map[string]any{"now": "2026-11-21T12:00:00Z"}).OK(t, 200)
+		prune()
+		if count(t, a, "message_attachments") != 2 {
+			t.Fatal("an attachment was pruned before its day")
+		}
+		a.Sandbox("PUT", "/clock", map[string]any{"now": "2026-11-21T12:00:01Z"}).OK(t, 200)
+		prune()
+		if count(t, a, "message_attachments") != 1 || count(t, a, "message_attachments WHERE id = ?", sent) != 1 {
+			t.Fatalf("after the prune: %d attachments, want the sent one", count(t, a, "message_attachments"))
+		}
+		a.Do("GET", "/messages/attachments/"+unsent, nil, apptest.Bearer(demoSeller)...).Is(t, 404, apptest.Err(404, "not_found", "attachment not found"))
+		a.Do("GET", "/messages/attachments/"+sent, nil, apptest.Bearer(demoBuyer)...).HasStatus(t, 200)
+	})
+}

@@ -183,3 +183,33 @@ func (s *Store) ByPack(ctx context.Context, packID int64, page paging.Request) (
 	}
 	return out, int(total), nil
 }
+
+// Unsent lists old attachments that no message carries, for the retention
+// job.
+func (s *Store) Unsent(ctx context.Context, before time.Time, limit int) ([]messaging.Attachment, error) {
+	var rows []attachmentRow
+	err := sqlstore.IDB(ctx, s.db).NewSelect().Model(&rows).Where("message_id IS NULL").Where("date_created < ?", before.UTC()).
+		OrderExpr("date_created, id").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("messagingdb: unsent attachments: %w", err)
+	}
+	out := make([]messaging.Attachment, len(rows))
+	for i, r := range rows {
+		out[i] = r.attachment()
+	}
+	return out, nil
+}
+
+// DeleteUnsent removes an attachment no message carries: the condition on
+// message_id keeps a file a send took meanwhile.
+func (s *Store) DeleteUnsent(ctx context.Context, id string) (bool, error) {
+	res, err := sqlstore.IDB(ctx, s.db).NewDelete().Model((*attachmentRow)(nil)).Where("id = ?", id).Where("message_id IS NULL").Exec(ctx)
+	if err != nil {
+		return false, fmt.Errorf("messagingdb: delete attachment %s: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("messagingdb: delete attachment %s: %w", id, err)
+	}
+	return n == 1, nil
+}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/feria/feria/core/account"
 	"github.com/feria/feria/core/fiscal"
@@ -275,4 +276,34 @@ func (s *Service) Message(ctx context.Context, id string) (messagingport.Convers
 		conv.FirstID = first[0].ID
 	}
 	return conv, nil
+}
+
+// pruneBatch is how many unsent attachments one pass of Prune lists.
+const pruneBatch = 500
+
+// Prune implements outboxport.Pruner for the retention job: it removes the
+// attachments no message carried before before, each row first (unless a
+// send takes it meanwhile), then its file. A file whose delete fails is
+// left unseen: no row names it.
+func (s *Service) Prune(ctx context.Context, before time.Time) (int, error) {
+	n := 0
+	for {
+		old, err := s.attachments.Unsent(ctx, before, pruneBatch)
+		if err != nil {
+			return n, err
+		}
+		for _, a := range old {
+			gone, err := s.attachments.DeleteUnsent(ctx, a.ID)
+			if err != nil {
+				return n, err
+			}
+			if gone {
+				n++
+				_ = s.files.Delete(ctx, a.Key())
+			}
+		}
+		if len(old) < pruneBatch {
+			return n, nil
+		}
+	}
 }

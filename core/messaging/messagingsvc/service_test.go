@@ -111,3 +111,37 @@ func TestUploadStorageDown(t *testing.T) {
 		t.Fatal("a file was kept")
 	}
 }
+
+// The retention job removes the files nobody sent, once old enough, row
+// and file; a sent file stays.
+func TestPruneUnsent(t *testing.T) {
+	w := newWorld()
+	sent, err := w.svc.Upload(as(10), "a.txt", []byte("enviado"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unsent, err := w.svc.Upload(as(10), "b.txt", []byte("olvidado"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.svc.Send(as(10), messagingport.Send{PackID: "7", FromUserID: 10, ToUserID: 20, Text: "hola", Attachments: []string{sent.ID}}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := w.svc.Prune(context.Background(), t0); err != nil || n != 0 {
+		t.Fatalf("Prune before the uploads = %d %v", n, err)
+	}
+	if n, err := w.svc.Prune(context.Background(), t0.Add(messaging.UnsentKeep)); err != nil || n != 1 {
+		t.Fatalf("Prune = %d %v", n, err)
+	}
+	if _, err := w.svc.Download(as(10), unsent.ID); !errors.Is(err, messaging.ErrAttachmentNotFound) {
+		t.Fatalf("a pruned attachment: %v", err)
+	}
+	if w.files.Len() != 1 {
+		t.Fatalf("%d files kept, want the sent one", w.files.Len())
+	}
+	if d, err := w.svc.Download(as(20), sent.ID); err != nil {
+		t.Fatalf("the sent file: %v", err)
+	} else {
+		d.Close()
+	}
+}

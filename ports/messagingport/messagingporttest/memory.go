@@ -119,3 +119,36 @@ func (m *Memory) ByPack(_ context.Context, packID int64, page paging.Request) ([
 	})
 	return paging.Slice(of, page), len(of), nil
 }
+
+func (m *Memory) Unsent(_ context.Context, before time.Time, limit int) ([]messaging.Attachment, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []messaging.Attachment
+	for _, a := range m.files {
+		if a.MessageID == "" && a.DateCreated.Before(before) {
+			out = append(out, a)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b messaging.Attachment) int {
+		if c := a.DateCreated.Compare(b.DateCreated); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+func (m *Memory) DeleteUnsent(_ context.Context, id string) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, a := range m.files {
+		if a.ID == id && a.MessageID == "" {
+			m.files = slices.Delete(m.files, i, i+1)
+			return true, nil
+		}
+	}
+	return false, nil
+}

@@ -114,4 +114,31 @@ func TestReadsAndAttachments(t *testing.T, newStore func(t testing.TB) Store) {
 	if err != nil || len(got[0].Attachments) != 2 || len(got[1].Attachments) != 0 {
 		t.Fatalf("ByPack's attachments: %+v %v", got, err)
 	}
+
+	// Unsent files: only f3 (f1 and f2 are sent), once older than before.
+	old := messaging.Attachment{ID: "20_f4.txt", UserID: 20, Filename: "n.txt", ContentType: "text/plain", Size: 1, DateCreated: t0.Add(-time.Hour)}
+	if err := s.AddAttachment(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	if un, err := s.Unsent(ctx, t0, 10); err != nil || len(un) != 1 || un[0].ID != old.ID {
+		t.Fatalf("Unsent before t0 = %+v %v", un, err)
+	}
+	if un, err := s.Unsent(ctx, t0.Add(time.Second), 1); err != nil || len(un) != 1 || un[0].ID != old.ID {
+		t.Fatalf("Unsent, limit 1 = %+v %v", un, err)
+	}
+	if un, err := s.Unsent(ctx, t0.Add(time.Second), 10); err != nil || len(un) != 2 || un[1].ID != f3.ID {
+		t.Fatalf("Unsent = %+v %v", un, err)
+	}
+	if ok, err := s.DeleteUnsent(ctx, f1.ID); err != nil || ok {
+		t.Fatalf("DeleteUnsent of a sent file = %v %v", ok, err)
+	}
+	if ok, err := s.DeleteUnsent(ctx, old.ID); err != nil || !ok {
+		t.Fatalf("DeleteUnsent = %v %v", ok, err)
+	}
+	if _, err := s.Attachment(ctx, old.ID); !errors.Is(err, messagingport.ErrNotFound) {
+		t.Fatalf("a deleted attachment: %v", err)
+	}
+	if ok, err := s.DeleteUnsent(ctx, old.ID); err != nil || ok {
+		t.Fatalf("DeleteUnsent again = %v %v", ok, err)
+	}
 }
