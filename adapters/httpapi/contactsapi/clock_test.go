@@ -10,6 +10,7 @@ import (
 // (PUT /sandbox/clock), UTC-aligned whatever the offset it was set with.
 func TestWindowEndsAtTheClock(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
 		a := world(t, be)
 		cases := []struct{ now, path, body string }{
 			// The last second of a UTC day: that day is the last interval.
@@ -44,6 +45,7 @@ func TestWindowEndsAtTheClock(t *testing.T) {
 // a space) is read as the offset it was meant to be.
 func TestUnencodedPlusOffset(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
 		a := world(t, be)
 		a.Do("GET", "/items/MLA1/contacts/questions?date_from=2026-11-20T05:30:00+05:30&date_to=2026-11-20T06:30:00+05:30", nil).Is(t, 200, `{"date_from":"2026-11-20T00:00:00Z","date_to":"2026-11-20T01:00:00Z","item_id":"MLA1","total":1}`)
 		a.Do("GET", "/items/MLA1/contacts/questions/time_window?unit=hour&last=1&ending=2026-11-20T05:45:00%2B05:30", nil).Is(t, 200, `{"item_id":"MLA1","total":1,"date_from":"2026-11-20T00:00:00Z","date_to":"2026-11-20T01:00:00Z","last":1,"unit":"hour","results":[{"date":"2026-11-20T00:00:00Z","total":1}]}`)

@@ -57,6 +57,7 @@ func seed(t *testing.T, a *apptest.App) {
 
 func TestEndpoints(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
 		a := world(t, be)
 		day := "date_from=2026-11-19T00:00:00Z&date_to=2026-11-21T00:00:00Z"
 		cases := []struct{ name, path, body string }{
@@ -148,6 +149,7 @@ func TestEndpoints(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
 		a := world(t, be)
 		day := "date_from=2026-11-19T00:00:00Z&date_to=2026-11-21T00:00:00Z"
 		many := make([]string, contacts.MaxIDs+1)
