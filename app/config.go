@@ -16,6 +16,7 @@ import (
 	"github.com/feria/feria/core/control"
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/core/webhooks"
+	"github.com/feria/feria/core/worlds"
 )
 
 // Config is everything feria reads from its environment, parsed once.
@@ -57,6 +58,13 @@ type Config struct {
 	// long a world may go unused before it is removed.
 	MaxWorlds int
 	WorldTTL  time.Duration
+	// WorldQuota bounds what each world (not the default world) holds and
+	// asks.
+	WorldQuota worlds.Quota
+	// WorldMeasure is how long a process trusts its last measure of a
+	// world's rows and bytes (zero: worldMeasure); not an environment
+	// variable: tests shorten it.
+	WorldMeasure time.Duration
 	// CallbackAllowPrivate lets callbacks reach loopback and private
 	// addresses.
 	CallbackAllowPrivate bool
@@ -115,6 +123,10 @@ var Variables = []Variable{
 	{Name: "MAX_WORLDS", Default: "1000", Meaning: "how many worlds (`PUT /sandbox/worlds/{name}`) may exist at once; creating one more answers 429; `0` for no bound"},
 	{Name: "CALLBACK_ALLOW_PRIVATE", Unset: "`true` in the embedded mode, else `false`", Meaning: "whether notifications to applications may call back loopback and private addresses (`true` or `false`); link-local and metadata addresses are never called"},
 	{Name: "WORLD_TTL", Default: "168h", Meaning: "a world not used for this long (a duration, `168h` is 7 days) is removed with everything of it"},
+	{Name: "WORLD_MAX_ROWS", Default: "1000000", Meaning: "the rows a world's database may hold: a write to a world holding them answers 429 until it frees room; `0` for no bound (the default world has none)"},
+	{Name: "WORLD_MAX_BYTES", Default: "1073741824", Meaning: "the bytes a world's rows and files may hold (1 GiB): a write whose body does not fit in the room left answers 413; `0` for no bound"},
+	{Name: "WORLD_MAX_JOURNAL", Default: "1000", Meaning: "how many requests a world's journal (`/sandbox/requests`) keeps, 1 to 1000: older ones are dropped"},
+	{Name: "WORLD_MAX_REQUESTS_PER_MINUTE", Default: "6000", Meaning: "the public requests a world answers in a minute: more answer 429 with `Retry-After` until the minute ends; `0` for no bound"},
 	{Name: "RETENTION_OUTBOX", Default: "168h", Meaning: "how long a relayed outbox message, and the record of a compatibility copy job done, is kept (a duration); older ones are removed every hour, by the service clock"},
 	{Name: "RETENTION_NOTIFICATIONS", Default: "168h", Meaning: "how long a notification to an application is kept after its last attempt, with its attempts, delivered or missed (at least `48h`, the two days a missed feed is listed)"},
 	{Name: "FIXTURES_FILE", Unset: "no fixtures are loaded", Meaning: "a JSON file in the shape of `POST /sandbox/fixtures`, loaded whole at start-up (`serve`, `all`) before the API listens; a refused entry stops start-up with a log line naming it"},
@@ -231,6 +243,9 @@ func (c *Config) parseTunings(env func(string) string, vals map[string]string) e
 	if c.WorldTTL, err = time.ParseDuration(env("WORLD_TTL")); err != nil || c.WorldTTL <= 0 {
 		return fmt.Errorf("WORLD_TTL: want a positive duration such as 168h, got %q", vals["WORLD_TTL"])
 	}
+	if err := c.parseQuota(env, vals); err != nil {
+		return err
+	}
 	if c.RetentionOutbox, err = time.ParseDuration(env("RETENTION_OUTBOX")); err != nil || c.RetentionOutbox <= 0 {
 		return fmt.Errorf("RETENTION_OUTBOX: want a positive duration such as 168h, got %q", vals["RETENTION_OUTBOX"])
 	}
@@ -242,6 +257,25 @@ func (c *Config) parseTunings(env func(string) string, vals map[string]string) e
 		if c.RateLimits, err = parseRateLimits(s); err != nil {
 			return fmt.Errorf("RATE_LIMITS: %w", err)
 		}
+	}
+	return nil
+}
+
+// parseQuota parses the worlds' quota.
+func (c *Config) parseQuota(env func(string) string, vals map[string]string) error {
+	q := &c.WorldQuota
+	var err error
+	if q.Rows, err = strconv.ParseInt(env("WORLD_MAX_ROWS"), 10, 64); err != nil || q.Rows < 0 {
+		return fmt.Errorf("WORLD_MAX_ROWS: want a whole number, 0 for no bound, got %q", vals["WORLD_MAX_ROWS"])
+	}
+	if q.Bytes, err = strconv.ParseInt(env("WORLD_MAX_BYTES"), 10, 64); err != nil || q.Bytes < 0 {
+		return fmt.Errorf("WORLD_MAX_BYTES: want a whole number of bytes, 0 for no bound, got %q", vals["WORLD_MAX_BYTES"])
+	}
+	if q.Journal, err = strconv.Atoi(env("WORLD_MAX_JOURNAL")); err != nil || q.Journal < 1 || q.Journal > control.JournalSize {
+		return fmt.Errorf("WORLD_MAX_JOURNAL: want a whole number from 1 to %d, got %q", control.JournalSize, vals["WORLD_MAX_JOURNAL"])
+	}
+	if q.PerMinute, err = strconv.Atoi(env("WORLD_MAX_REQUESTS_PER_MINUTE")); err != nil || q.PerMinute < 0 {
+		return fmt.Errorf("WORLD_MAX_REQUESTS_PER_MINUTE: want a whole number, 0 for no bound, got %q", vals["WORLD_MAX_REQUESTS_PER_MINUTE"])
 	}
 	return nil
 }
@@ -321,6 +355,10 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("max_worlds", c.MaxWorlds),
 		slog.Bool("callback_allow_private", c.CallbackAllowPrivate),
 		slog.Duration("world_ttl", c.WorldTTL),
+		slog.Int64("world_max_rows", c.WorldQuota.Rows),
+		slog.Int64("world_max_bytes", c.WorldQuota.Bytes),
+		slog.Int("world_max_journal", c.WorldQuota.Journal),
+		slog.Int("world_max_requests_per_minute", c.WorldQuota.PerMinute),
 		slog.String("fixtures_file", c.FixturesFile),
 	)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/feria/feria/core/control"
+	"github.com/feria/feria/core/worlds"
 )
 
 func envOf(kv map[string]string) func(string) string {
@@ -22,6 +23,9 @@ func TestLoadConfigDefaults(t *testing.T) {
 		c.ShutdownTimeout != 20*time.Second || !c.Embedded() || c.SandboxKey != "" || c.WorkerConcurrency != 10 ||
 		c.WorkerRetryDelay != 0 || c.WorkerDelayedCheck != 5*time.Second {
 		t.Fatalf("defaults: %+v", c)
+	}
+	if want := (worlds.Quota{Rows: 1_000_000, Bytes: 1 << 30, Journal: control.JournalSize, PerMinute: 6000}); c.WorldQuota != want {
+		t.Fatalf("world quota: %+v, want %+v", c.WorldQuota, want)
 	}
 }
 
@@ -47,23 +51,28 @@ func TestLoadConfigReal(t *testing.T) {
 // Every bad variable stops start-up with one line that names it.
 func TestLoadConfigErrorsNameTheVariable(t *testing.T) {
 	cases := map[string]map[string]string{
-		"S3_USE_SSL":           {"S3_USE_SSL": "maybe"},
-		"LOG_LEVEL":            {"LOG_LEVEL": "loud"},
-		"LOG_FORMAT":           {"LOG_FORMAT": "yaml"},
-		"SHUTDOWN_TIMEOUT":     {"SHUTDOWN_TIMEOUT": "soon"},
-		"WORKER_CONCURRENCY":   {"WORKER_CONCURRENCY": "0"},
-		"HTTP_ADDR":            {"HTTP_ADDR": "8080"},
-		"DATABASE_URL":         {"DATABASE_URL": "mysql://x"},
-		"REDIS_URL":            {"REDIS_URL": "http://x"},
-		"REDIS_URL ":           {"REDIS_URL": "redis+cluster://r1:7000,r2:7001/1"},
-		"REDIS_URL  ":          {"REDIS_URL": "redis+cluster://"},
-		"REDIS_URL   ":         {"REDIS_URL": "redis+cluster://r1:7000?pool=big"},
-		"S3_ENDPOINT":          {"S3_ENDPOINT": "http://minio:9000", "S3_ACCESS_KEY": "a", "S3_SECRET_KEY": "b"},
-		"S3_ACCESS_KEY":        {"S3_ENDPOINT": "minio:9000"},
-		"SMTP_URL":             {"SMTP_URL": "mail.example"},
-		"WORKER_RETRY_DELAY":   {"WORKER_RETRY_DELAY": "-1s"},
-		"WORKER_DELAYED_CHECK": {"WORKER_DELAYED_CHECK": "often"},
-		"RATE_LIMITS":          {"RATE_LIMITS": "100"},
+		"S3_USE_SSL":                    {"S3_USE_SSL": "maybe"},
+		"LOG_LEVEL":                     {"LOG_LEVEL": "loud"},
+		"LOG_FORMAT":                    {"LOG_FORMAT": "yaml"},
+		"SHUTDOWN_TIMEOUT":              {"SHUTDOWN_TIMEOUT": "soon"},
+		"WORKER_CONCURRENCY":            {"WORKER_CONCURRENCY": "0"},
+		"HTTP_ADDR":                     {"HTTP_ADDR": "8080"},
+		"DATABASE_URL":                  {"DATABASE_URL": "mysql://x"},
+		"REDIS_URL":                     {"REDIS_URL": "http://x"},
+		"REDIS_URL ":                    {"REDIS_URL": "redis+cluster://r1:7000,r2:7001/1"},
+		"REDIS_URL  ":                   {"REDIS_URL": "redis+cluster://"},
+		"REDIS_URL   ":                  {"REDIS_URL": "redis+cluster://r1:7000?pool=big"},
+		"S3_ENDPOINT":                   {"S3_ENDPOINT": "http://minio:9000", "S3_ACCESS_KEY": "a", "S3_SECRET_KEY": "b"},
+		"S3_ACCESS_KEY":                 {"S3_ENDPOINT": "minio:9000"},
+		"SMTP_URL":                      {"SMTP_URL": "mail.example"},
+		"WORKER_RETRY_DELAY":            {"WORKER_RETRY_DELAY": "-1s"},
+		"WORKER_DELAYED_CHECK":          {"WORKER_DELAYED_CHECK": "often"},
+		"RATE_LIMITS":                   {"RATE_LIMITS": "100"},
+		"WORLD_MAX_ROWS":                {"WORLD_MAX_ROWS": "-1"},
+		"WORLD_MAX_BYTES":               {"WORLD_MAX_BYTES": "1GB"},
+		"WORLD_MAX_JOURNAL":             {"WORLD_MAX_JOURNAL": "1001"},
+		"WORLD_MAX_JOURNAL ":            {"WORLD_MAX_JOURNAL": "0"},
+		"WORLD_MAX_REQUESTS_PER_MINUTE": {"WORLD_MAX_REQUESTS_PER_MINUTE": "many"},
 	}
 	for name, env := range cases {
 		_, err := LoadConfig(envOf(env))

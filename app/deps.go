@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -69,7 +70,10 @@ type Deps struct {
 	// contract document: the coverage counts by them.
 	Operations *control.Operations
 	// worlds serves /worlds/{name}/...: the default world's only.
-	worlds  *worldHost
+	worlds *worldHost
+	// quota refuses a world's writes once it holds its rows or bytes
+	// (worldQuota); nil in the default world.
+	quota   fiber.Handler
 	Modules []Module
 
 	// applications are the account module's way to the apps module, which
@@ -138,9 +142,15 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	}
 	d.ControlsRedis = ctl
 	prefix := d.keys(controlredis.DefaultPrefix)
-	rules := controlredis.NewRules(ctl, prefix)
+	rules, journal := controlredis.NewRules(ctl, prefix), controlredis.NewJournal(ctl, prefix)
+	if b.world != "" {
+		// A world's quota: its journal counts its requests a minute, which
+		// its rules refuse once over, and keeps its own number of entries.
+		quota := controlredis.NewQuota(cfg.WorldQuota.PerMinute)
+		rules.WithQuota(quota)
+		journal = controlredis.NewWorldJournal(ctl, prefix, cfg.WorldQuota.Journal, quota)
+	}
 	d.closers = append([]func(){rules.Close}, d.closers...) // before its client closes
-	journal := controlredis.NewJournal(ctl, prefix)
 	journal.Confirms(rules)
 	d.Controls = controlsvc.New(controlsvc.Deps{Rules: rules,
 		Limiter: controlredis.NewLimiter(ctl, prefix), Journal: journal,

@@ -66,8 +66,12 @@ func NewHTTP(d *Deps) *fiber.App {
 		WriteTimeout:                 60 * time.Second,
 		IdleTimeout:                  120 * time.Second,
 	})
+	var overQuota error
+	if d.World != "" && d.Config.WorldQuota.PerMinute > 0 {
+		overQuota = worlds.OverRequests(d.World, d.Config.WorldQuota.PerMinute)
+	}
 	controls := controlapi.New(controlapi.Config{Service: d.Controls, Auth: d.Auth, Log: d.Log, Operations: d.Operations,
-		Registry: d.Registry, OnError: onError, Sandbox: d.Config.SandboxKey != ""})
+		Registry: d.Registry, OnError: onError, Sandbox: d.Config.SandboxKey != "", OverQuota: overQuota})
 	// A world's request is its world's from the first byte: none of the
 	// default world's middlewares (ids, log, journal, controls) sees it.
 	if d.worlds != nil {
@@ -86,6 +90,9 @@ func NewHTTP(d *Deps) *fiber.App {
 	app.Use(httpapi.Recover(d.Log))
 	if !d.Config.NoGuard {
 		app.Use(controls.Guard(app))
+	}
+	if d.quota != nil {
+		app.Use(d.quota)
 	}
 
 	app.Get("/health/live", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })

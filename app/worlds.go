@@ -399,6 +399,14 @@ func (h *worldHost) build(ctx context.Context, lw *liveWorld) error {
 		db.Close()
 		return err
 	}
+	if q := cfg.WorldQuota; q.Rows > 0 || q.Bytes > 0 {
+		every := cfg.WorldMeasure
+		if every <= 0 {
+			every = worldMeasure
+		}
+		quota := &worldQuota{name: w.Name, quota: q, db: db, blobs: blobs, every: every, log: d.Log}
+		d.quota = quota.guard
+	}
 	lw.d, lw.db, lw.handler, lw.jobs = d, db, NewHTTP(d).Handler(), asynq.NewServeMux()
 	for _, m := range d.Modules {
 		if m.Jobs != nil {

@@ -37,6 +37,7 @@ var statusOf = map[kernel.Kind]int{
 	kernel.Conflict:        fiber.StatusConflict,
 	kernel.Unavailable:     fiber.StatusServiceUnavailable,
 	kernel.Exhausted:       fiber.StatusTooManyRequests,
+	kernel.TooLarge:        fiber.StatusRequestEntityTooLarge,
 }
 
 // defaultCode is the error code shown when a domain error names none.
@@ -50,6 +51,7 @@ var defaultCode = map[kernel.Kind]string{
 	kernel.Conflict:        "conflict",
 	kernel.Unavailable:     "service_unavailable",
 	kernel.Exhausted:       "too_many_requests",
+	kernel.TooLarge:        "payload_too_large",
 }
 
 // ErrorBody is shape (a).

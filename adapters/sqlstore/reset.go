@@ -20,22 +20,32 @@ var _ sandboxport.Resetter = Tables{}
 // NewTables returns the tables of db.
 func NewTables(db bun.IDB) Tables { return Tables{db: db} }
 
-// Reset empties every table in one transaction. Hand-written SQL: listing
-// and truncating tables has no bun model.
-func (t Tables) Reset(ctx context.Context) error {
+// dataTables lists the tables of db's schema that hold data: every one
+// but bun's migration bookkeeping and the registry of worlds.
+func dataTables(ctx context.Context, db bun.IDB) ([]string, error) {
 	var tables []string
 	q := "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-	if IsPostgres(t.db) {
+	if IsPostgres(db) {
 		q = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
 	}
-	if err := t.db.NewRaw(q).Scan(ctx, &tables); err != nil {
-		return fmt.Errorf("sandbox reset: list tables: %w", err)
+	if err := db.NewRaw(q).Scan(ctx, &tables); err != nil {
+		return nil, fmt.Errorf("list tables: %w", err)
 	}
 	keep := tables[:0]
 	for _, name := range tables {
 		if !strings.HasPrefix(name, "bun_migration") && name != "worlds" {
 			keep = append(keep, name)
 		}
+	}
+	return keep, nil
+}
+
+// Reset empties every table in one transaction. Hand-written SQL: listing
+// and truncating tables has no bun model.
+func (t Tables) Reset(ctx context.Context) error {
+	keep, err := dataTables(ctx, t.db)
+	if err != nil {
+		return fmt.Errorf("sandbox reset: %w", err)
 	}
 	if len(keep) == 0 {
 		return nil

@@ -22,9 +22,10 @@ const (
 	Conflict                    // clashes with the current state
 	Unavailable                 // a backing service is down; retrying may work
 	Exhausted                   // a limit of the instance is reached; freeing room may work
+	TooLarge                    // what the request would store does not fit the room left; freeing room may work
 )
 
-var kindNames = [...]string{"internal", "invalid", "unauthenticated", "permission", "not_exist", "not_acceptable", "conflict", "unavailable", "exhausted"}
+var kindNames = [...]string{"internal", "invalid", "unauthenticated", "permission", "not_exist", "not_acceptable", "conflict", "unavailable", "exhausted", "too_large"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {

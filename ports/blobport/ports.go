@@ -53,6 +53,9 @@ type Store interface {
 type Info struct {
 	Key      string
 	Modified time.Time
+	// Size is the object's length in bytes (a world's quota of stored
+	// bytes sums them).
+	Size int64
 }
 
 // Object is an open stored object. Size is its length in bytes.

@@ -70,6 +70,11 @@ type Snapshot struct {
 	// Generation names the limits set: a replacement is a new generation,
 	// and counts are kept per generation, so it starts every count afresh.
 	Generation string
+	// OverQuota, above zero, says that the world these rules are of is
+	// over its requests a minute, as its journal last counted them: its
+	// requests are refused for that long (a world's quota; the default
+	// world has none).
+	OverQuota time.Duration
 }
 
 // Rules keeps the fault rules and the rate limits, shared by every

@@ -33,7 +33,8 @@ import (
 //   - every answer must have a status the operation lists, with a body its
 //     schema accepts; a status only the operation's `default` (a sandbox
 //     fault rule's answer) covers must come from a fault rule, as the
-//     request journal tells.
+//     request journal tells;
+//   - a world's quota may refuse any request of that world, in shape (a).
 
 // contract is the document and its router, loaded once per test binary.
 var contract = sync.OnceValues(func() (*contractDoc, error) {
@@ -88,6 +89,9 @@ type exchange struct {
 	// faulted: a sandbox fault rule answered, as the journal said when the
 	// answer came (asked only for a status the operation does not list).
 	faulted bool
+	// quota: a world's quota refused the request (docs/sandbox.md
+	// "Worlds"), which any operation of a world may answer, in shape (a).
+	quota bool
 }
 
 // record keeps an exchange for the check at the end of the test (the
@@ -106,6 +110,8 @@ func (a *App) record(t testing.TB, sent *http.Request, body []byte, res Response
 		if _, sub, ok := strings.Cut(rest, "/"); ok {
 			x.req.URL.Path, x.req.URL.RawPath = "/"+sub, ""
 		}
+		x.quota = (res.Status == http.StatusTooManyRequests || res.Status == http.StatusRequestEntityTooLarge) &&
+			bytes.Contains(res.Body, []byte("(WORLD_MAX_"))
 	}
 	if route, _, err := c.router.FindRoute(getOfHead(x.req)); err == nil &&
 		route.Operation.Responses.Status(res.Status) == nil && route.Operation.Responses.Default() != nil {
@@ -167,6 +173,12 @@ func (a *App) checkContract(t testing.TB, x exchange) {
 	fail := func(format string, args ...any) {
 		t.Helper()
 		t.Errorf("contract (docs/openapi.yaml): %s: %d: %s\nbody: %s", res.Request, res.Status, fmt.Sprintf(format, args...), clip(res.Body))
+	}
+	if x.quota {
+		if verr := validJSON(c.errorA, res.Body); verr != nil {
+			fail("a world's quota answered, not in shape (a): %v", verr)
+		}
+		return
 	}
 	route, params, err := c.router.FindRoute(req)
 	if err != nil && c.anyPath(req.URL.Path) {

@@ -231,13 +231,13 @@ func (s *Store) List(ctx context.Context, prefix string, fn func(blobport.Info) 
 		if err != nil {
 			return err
 		}
-		h, _, herr := readHeader(f)
+		h, start, herr := readHeader(f)
 		st, serr := f.Stat()
 		f.Close()
 		if herr != nil || serr != nil || !strings.HasPrefix(h.Key, prefix) {
 			return nil // a damaged file names no key: Get reports it
 		}
-		return fn(blobport.Info{Key: h.Key, Modified: st.ModTime()})
+		return fn(blobport.Info{Key: h.Key, Modified: st.ModTime(), Size: st.Size() - start})
 	})
 	if err != nil {
 		return fmt.Errorf("fsblob: list %s: %w", prefix, err)

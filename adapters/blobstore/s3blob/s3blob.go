@@ -299,7 +299,7 @@ func (s *Store) List(ctx context.Context, prefix string, fn func(blobport.Info) 
 		if o.Err != nil {
 			return translate("list", prefix, o.Err)
 		}
-		if err := fn(blobport.Info{Key: o.Key, Modified: o.LastModified}); err != nil {
+		if err := fn(blobport.Info{Key: o.Key, Modified: o.LastModified, Size: o.Size}); err != nil {
 			return err
 		}
 	}

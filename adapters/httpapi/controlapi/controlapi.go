@@ -50,6 +50,10 @@ type Config struct {
 	// is written (without it nobody can set the one or read the other);
 	// rate limits apply either way.
 	Sandbox bool
+	// OverQuota is the answer to a request while its world is over its
+	// requests a minute (Snapshot.OverQuota); nil in the default world,
+	// which has no such quota.
+	OverQuota error
 }
 
 // Controls are the middlewares of the test controls.
@@ -144,9 +148,9 @@ func (x *Controls) Journal() fiber.Handler {
 	}
 }
 
-// Guard applies the fault rules, then the rate limits (docs/sandbox.md: a
-// fault rule is applied before rate limits), on public requests, before
-// the route runs. app is the app whose routes a fault's error shape is
+// Guard applies a world's requests a minute, the fault rules, then the
+// rate limits (docs/sandbox.md: a fault rule is applied before rate
+// limits), on public requests, before the route runs. app is the app whose routes a fault's error shape is
 // taken from.
 func (x *Controls) Guard(app *fiber.App) fiber.Handler {
 	x.shapes = httpapi.NewShapes(app)
@@ -165,6 +169,10 @@ func (x *Controls) Guard(app *fiber.App) fiber.Handler {
 				x.unavailable(c, "rules", err)
 				return c.Next()
 			}
+		}
+		if rules.OverQuota > 0 && x.cfg.OverQuota != nil {
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int((rules.OverQuota+time.Second-1)/time.Second)))
+			return x.cfg.OverQuota
 		}
 		method := c.Method()
 		if x.cfg.Sandbox && len(rules.Faults) > 0 {

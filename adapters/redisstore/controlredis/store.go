@@ -9,7 +9,8 @@
 // read again after Staleness, and on every request while the
 // subscription is down; rate limits
 // counted by go-redis/redis_rate (GCRA), and the journal as a capped list
-// written with one pipelined LPUSH+LTRIM. On a Redis Cluster the rules'
+// written with one pipelined LPUSH+LTRIM, which also counts a world's
+// requests a minute (Quota). On a Redis Cluster the rules'
 // keys share one hash slot ({rules}), so that their MULTIs and script run
 // there; the journal is one key, and each rate-limit count another.
 package controlredis
@@ -53,7 +54,7 @@ const DefaultPrefix = "feria:control:"
 // keys of one prefix.
 type keys struct {
 	ver, faults, used, times, seq, limits, gen, journal, limiter string
-	coverage, since                                              string
+	coverage, since, quota                                       string
 }
 
 // keysOf names the keys of one prefix. The rules' keys carry the hash tag
@@ -66,7 +67,7 @@ func keysOf(prefix string) keys {
 	return keys{
 		ver: r + "ver", faults: r + "faults", used: r + "faults:used", times: r + "faults:times", seq: r + "faults:seq",
 		limits: r + "limits", gen: r + "limits:gen", journal: prefix + "journal", limiter: prefix + "rl:",
-		coverage: prefix + "coverage", since: prefix + "coverage:since",
+		coverage: prefix + "coverage", since: prefix + "coverage:since", quota: prefix + "quota",
 	}
 }
 
@@ -77,6 +78,8 @@ type Rules struct {
 	// versions reads the version once for every request waiting at once.
 	versions group[struct{}, string]
 	w        *watch
+	// quota is the world's requests a minute (nil: none).
+	quota *Quota
 
 	mu     sync.Mutex
 	read   bool   // a snapshot is cached
@@ -125,6 +128,19 @@ func (r *Rules) Close() { r.w.close() }
 // only when it moved, the rules. The snapshot's Used counts are those of the last
 // full read.
 func (r *Rules) Current(ctx context.Context) (controlport.Snapshot, error) {
+	s, err := r.current(ctx)
+	s.OverQuota = r.quota.over()
+	return s, err
+}
+
+// WithQuota makes the rules those of a world of quota q: each snapshot
+// says whether the world is over it, as this process last learned.
+func (r *Rules) WithQuota(q *Quota) *Rules {
+	r.quota = q
+	return r
+}
+
+func (r *Rules) current(ctx context.Context) (controlport.Snapshot, error) {
 	r.mu.Lock()
 	if r.read && r.live && r.readEpoch == r.epoch && time.Since(r.confirmed) < Staleness {
 		s := r.cached
@@ -418,12 +434,77 @@ func (l *Limiter) Allow(ctx context.Context, key string, perMinute int) (control
 	return v, nil
 }
 
+// Quota is a world's requests a minute as this process knows them
+// (WORLD_MAX_REQUESTS_PER_MINUTE): the journal counts the world's requests
+// in the pipeline that writes them, no round trip of its own, and learns
+// the minute's count; while that count is at the quota, the world's rules
+// say so (Snapshot.OverQuota) until the minute ends. A minute starts with
+// its first request (a fixed window, one INCRBY for a whole batch). A
+// process refuses from the request after the one that reached the quota;
+// one that has not journaled since learns it with its next entry.
+type Quota struct {
+	perMinute int64
+
+	mu    sync.Mutex
+	until time.Time // the minute's end, while its count is at the quota
+}
+
+// NewQuota is a quota of perMinute requests a minute (0: none, nil).
+func NewQuota(perMinute int) *Quota {
+	if perMinute <= 0 {
+		return nil
+	}
+	return &Quota{perMinute: int64(perMinute)}
+}
+
+// over is how long the world stays over its quota; 0 when it is not.
+func (q *Quota) over() time.Duration {
+	if q == nil {
+		return 0
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return max(time.Until(q.until), 0)
+}
+
+// learn records the minute's count and the time left of it.
+func (q *Quota) learn(count int64, left time.Duration) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if count >= q.perMinute {
+		q.until = time.Now().Add(left)
+	} else {
+		q.until = time.Time{}
+	}
+}
+
+// countScript adds ARGV[1] to the minute's count KEYS[1], starting a
+// minute (ARGV[2] ms) when there is none, and answers the count and the
+// ms left: a script, so that the count is never left without its end,
+// whatever the Redis version (EXPIRE NX is Redis 7's). Sent whole (EVAL)
+// in the journal's pipeline, where an EVALSHA's NOSCRIPT could not be
+// answered by a retry: a hundred bytes more.
+const countScript = `
+local n = redis.call('INCRBY', KEYS[1], ARGV[1])
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  left = tonumber(ARGV[2])
+end
+return {n, left}
+`
+
 // Journal implements controlport.Journal: the entries as a list capped at
-// control.JournalSize, newest first; the coverage as a hash of counts by
-// control.Tally field beside the instant they are kept since.
+// control.JournalSize (or a world's quota), newest first; the coverage as
+// a hash of counts by control.Tally field beside the instant they are kept
+// since.
 type Journal struct {
 	rdb redis.UniversalClient
 	k   keys
+	// size is how many entries the list keeps.
+	size int
+	// quota counts a world's requests a minute (nil: none).
+	quota *Quota
 	// writes pushes the entries of every request finishing at once.
 	writes group[pending, struct{}]
 	// rules, when set, have their version read in each batch's pipeline
@@ -448,7 +529,17 @@ var _ controlport.Journal = (*Journal)(nil)
 
 // NewJournal returns the journal kept under prefix.
 func NewJournal(rdb redis.UniversalClient, prefix string) *Journal {
-	j := &Journal{rdb: rdb, k: keysOf(prefix)}
+	return NewWorldJournal(rdb, prefix, control.JournalSize, nil)
+}
+
+// NewWorldJournal returns a world's journal kept under prefix: it keeps
+// the last size entries (at most control.JournalSize) and counts the
+// world's requests against quota (nil: none).
+func NewWorldJournal(rdb redis.UniversalClient, prefix string, size int, quota *Quota) *Journal {
+	if size <= 0 || size > control.JournalSize {
+		size = control.JournalSize
+	}
+	j := &Journal{rdb: rdb, k: keysOf(prefix), size: size, quota: quota}
 	j.writes.flush = j.flush
 	return j
 }
@@ -475,9 +566,13 @@ func (j *Journal) flush(ctx context.Context, batch []pending) (struct{}, error) 
 		epoch = j.rules.epochNow()
 	}
 	sent := time.Now()
+	var count *redis.Cmd
 	_, err := j.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		p.LPush(ctx, j.k.journal, raws...)
-		p.LTrim(ctx, j.k.journal, 0, control.JournalSize-1)
+		p.LTrim(ctx, j.k.journal, 0, int64(j.size)-1)
+		if j.quota != nil {
+			count = p.Eval(ctx, countScript, []string{j.k.quota}, len(batch), time.Minute.Milliseconds())
+		}
 		for f, n := range tallies {
 			p.HIncrBy(ctx, j.k.coverage, f, n)
 		}
@@ -489,6 +584,13 @@ func (j *Journal) flush(ctx context.Context, batch []pending) (struct{}, error) 
 		}
 		return nil
 	})
+	if count != nil {
+		// Its own answer, whatever the others': the count is learned
+		// whenever the script ran.
+		if v, cerr := count.Int64Slice(); cerr == nil && len(v) == 2 {
+			j.quota.learn(v[0], time.Duration(v[1])*time.Millisecond)
+		}
+	}
 	if ver != nil && (err == nil || errors.Is(err, redis.Nil)) {
 		// The version's GET comes last: redis.Nil is its own (no version,
 		// no rule), every write before it succeeded.
@@ -525,7 +627,7 @@ func (j *Journal) Append(ctx context.Context, e control.Entry) error {
 var entryBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
 func (j *Journal) List(ctx context.Context) ([]control.Entry, error) {
-	raws, err := j.rdb.LRange(ctx, j.k.journal, 0, control.JournalSize-1).Result()
+	raws, err := j.rdb.LRange(ctx, j.k.journal, 0, int64(j.size)-1).Result()
 	if err != nil {
 		return nil, translate(err)
 	}

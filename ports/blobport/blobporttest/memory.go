@@ -130,7 +130,7 @@ func (m *Memory) List(ctx context.Context, prefix string, fn func(blobport.Info)
 	var infos []blobport.Info
 	for k, o := range m.objects {
 		if strings.HasPrefix(k, prefix) {
-			infos = append(infos, blobport.Info{Key: k, Modified: o.modified})
+			infos = append(infos, blobport.Info{Key: k, Modified: o.modified, Size: int64(len(o.data))})
 		}
 	}
 	m.mu.Unlock()

@@ -221,6 +221,9 @@ func testList(t *testing.T, s blobport.Store) {
 		if in.Modified.Before(before) || in.Modified.After(after) {
 			t.Errorf("%s modified %v, not within %v..%v", in.Key, in.Modified, before, after)
 		}
+		if in.Size != int64(len(in.Key)) { // each object holds its key
+			t.Errorf("%s: size %d, want %d", in.Key, in.Size, len(in.Key))
+		}
 		got[in.Key] = true
 		return nil
 	})
