@@ -215,3 +215,69 @@ func TestJournalConfirmsTheRules(t *testing.T) {
 		t.Errorf("after a journal write read the new version: %+v %v", s, err)
 	}
 }
+
+// A world's journal keeps its own number of entries and counts its
+// requests a minute: a process's rules say the world is over once its own
+// journal counted the request that reached the quota, another process's
+// with its next entry; the count lives a minute.
+func TestWorldJournal(t *testing.T) {
+	for name, open := range testenv.Redises() {
+		t.Run(name, func(t *testing.T) {
+			rdb, p, ctx := open(t), prefix(), context.Background()
+			type process struct {
+				j *controlredis.Journal
+				r *controlredis.Rules
+			}
+			start := func() process {
+				q := controlredis.NewQuota(3)
+				r := controlredis.NewRules(rdb, p).WithQuota(q)
+				t.Cleanup(r.Close)
+				return process{controlredis.NewWorldJournal(rdb, p, 2, q), r}
+			}
+			one, two := start(), start()
+			over := func(pr process) time.Duration {
+				t.Helper()
+				s, err := pr.r.Current(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s.OverQuota
+			}
+			appendTo := func(pr process, id string) {
+				t.Helper()
+				if err := pr.j.Append(ctx, control.Entry{ID: id, Method: "GET", Path: "/items/MLA1"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			appendTo(one, "a")
+			appendTo(one, "b")
+			if d := over(one); d != 0 {
+				t.Fatalf("over after 2 of 3: %v", d)
+			}
+			appendTo(two, "c")
+			if d := over(two); d <= 0 || d > time.Minute {
+				t.Fatalf("process two after 3 of 3: over %v, want up to a minute", d)
+			}
+			if d := over(one); d != 0 {
+				t.Fatalf("process one, before it journals again: over %v", d)
+			}
+			appendTo(one, "d")
+			if d := over(one); d <= 0 || d > time.Minute {
+				t.Fatalf("process one after 4 of 3: over %v, want up to a minute", d)
+			}
+			if left := rdb.PTTL(ctx, p+"quota").Val(); left <= 0 || left > time.Minute {
+				t.Fatalf("the count lives %v, want up to a minute", left)
+			}
+			got, err := one.j.List(ctx)
+			if err != nil || len(got) != 2 || got[0].ID != "d" || got[1].ID != "c" {
+				t.Fatalf("journal: %+v %v, want d and c", got, err)
+			}
+			// The default world's journal and rules: no quota.
+			plain := controlredis.NewRules(rdb, prefix())
+			t.Cleanup(plain.Close)
+			if s, err := plain.Current(ctx); err != nil || s.OverQuota != 0 {
+				t.Fatalf("rules without a quota: %+v %v", s, err)
+			}
+		})
+	}
+}
