@@ -85,13 +85,19 @@ func fiscalFixtures(title string) map[string]any {
 
 // pdfUpload is the multipart body of one PDF, and its content type.
 func pdfUpload() ([]byte, string) {
+	return pdfForm("%PDF-1.7\n1 0 obj<</Type/Catalog>>endobj\ntrailer<<>>\n%%EOF\n")
+}
+
+// pdfForm is the multipart body of a PDF file holding content, in the
+// fiscal upload's part, and its content type.
+func pdfForm(content string) ([]byte, string) {
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
 	h := textproto.MIMEHeader{}
 	h.Set("Content-Disposition", `form-data; name="fiscal_document"; filename="factura.pdf"`)
 	h.Set("Content-Type", "application/pdf")
 	pw, _ := w.CreatePart(h)
-	pw.Write([]byte("%PDF-1.7\n1 0 obj<</Type/Catalog>>endobj\ntrailer<<>>\n%%EOF\n")) //nolint:errcheck // a bytes.Buffer
+	pw.Write([]byte(content)) //nolint:errcheck // a bytes.Buffer
 	w.Close()
 	return body.Bytes(), w.FormDataContentType()
 }

@@ -1,11 +1,9 @@
 package worldsapi_test
 
 import (
-	"bytes"
 	"fmt"
-	"mime/multipart"
-	"net/textproto"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,16 +12,8 @@ import (
 
 // pdfOf is the multipart body of a PDF of size bytes, and its content type.
 func pdfOf(size int) ([]byte, string) {
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	h := textproto.MIMEHeader{}
-	h.Set("Content-Disposition", `form-data; name="fiscal_document"; filename="factura.pdf"`)
-	h.Set("Content-Type", "application/pdf")
-	pw, _ := w.CreatePart(h)
 	head, tail := "%PDF-1.7\n", "\n%%EOF\n"
-	pw.Write([]byte(head + string(bytes.Repeat([]byte("0"), size-len(head)-len(tail))) + tail)) //nolint:errcheck // a bytes.Buffer
-	w.Close()
-	return body.Bytes(), w.FormDataContentType()
+	return pdfForm(head + strings.Repeat("0", size-len(head)-len(tail)) + tail)
 }
 
 // quotaWorld is a world of a test instance, with its key.

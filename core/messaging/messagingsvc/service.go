@@ -174,6 +174,12 @@ func (s *Service) Send(ctx context.Context, in messagingport.Send) (messagingpor
 	if err != nil {
 		return messagingport.Conversation{}, err
 	}
+	return s.single(ctx, p, m)
+}
+
+// single is the conversation of pack p holding only m, with the id of the
+// pack's first message.
+func (s *Service) single(ctx context.Context, p fiscal.Pack, m messaging.Message) (messagingport.Conversation, error) {
 	first, _, err := s.messages.ByPack(ctx, p.ID, paging.Request{Limit: 1})
 	if err != nil {
 		return messagingport.Conversation{}, err
@@ -267,15 +273,7 @@ func (s *Service) Message(ctx context.Context, id string) (messagingport.Convers
 	if err != nil {
 		return messagingport.Conversation{}, err
 	}
-	first, _, err := s.messages.ByPack(ctx, m.PackID, paging.Request{Limit: 1})
-	if err != nil {
-		return messagingport.Conversation{}, err
-	}
-	conv := messagingport.Conversation{PackID: p.ID, SiteID: p.SiteID, SellerID: p.SellerID, Messages: []messaging.Message{m}}
-	if len(first) == 1 {
-		conv.FirstID = first[0].ID
-	}
-	return conv, nil
+	return s.single(ctx, p, m)
 }
 
 // pruneBatch is how many unsent attachments one pass of Prune lists.
