@@ -156,7 +156,7 @@ func TestConsoleInABrowser(t *testing.T) {
 	run("the notifications", chromedp.Navigate(base+"/notifications?app_id=7001"), has("main table", "/items/MLA1100"),
 		chromedp.Click(chromedp.CSS(`main table button`)), has(".notice", "Sent again"),
 		poll(`document.querySelectorAll("main table tbody tr").length >= 2`),
-		chromedp.Reload(), has("main table", "delivered"), shot("notifications"))
+		reloadUntil("main table", "delivered"), shot("notifications"))
 
 	run("at 360 px", chromedp.EmulateViewport(360, 740), chromedp.Navigate(base+"/requests"), has("#rows", "/items"), shot("requests-360"),
 		chromedp.EmulateViewport(1200, 900))
@@ -185,6 +185,30 @@ func value[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// reloadUntil reloads the page until the element of sel shows want, for at
+// most 10 s: a page that does not update itself (the notifications' states,
+// which a worker changes after the page was served).
+func reloadUntil(sel, want string) chromedp.Action[chromedp.Void] {
+	expr := fmt.Sprintf(`(document.querySelector(%q)?.innerText || "").includes(%q)`, sel, want)
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			if _, err := chromedp.Reload()(ctx, tg); err != nil {
+				return err
+			}
+			if _, err := chromedp.WaitVisible(chromedp.CSS(sel))(ctx, tg); err != nil {
+				return err
+			}
+			shown, err := chromedp.Evaluate[bool](expr)(ctx, tg)
+			if err != nil || shown {
+				return err
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("%s never showed %q", sel, want)
+			}
+		}
+	})
 }
 
 // poll waits until a JavaScript expression is true, for at most 10 s; a
