@@ -17,6 +17,7 @@ import (
 // feria coverage prints the summary and the gaps of a running sandbox and
 // fails a CI step under its threshold, or with a wrong key.
 func TestCoverageCommand(t *testing.T) {
+	t.Parallel() // an instance, a listener and a coverage count of its own
 	a := apptest.NewSample(t, apptest.Embedded)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

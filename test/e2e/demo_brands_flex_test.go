@@ -9,6 +9,7 @@ import (
 // The README's lines for official stores and local delivery answer on the
 // demo world as `make run` loads it.
 func TestDemoWorldBrandsAndLocalDelivery(t *testing.T) {
+	t.Parallel() // instances of its own, on a frozen clock
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
 		a := apptest.New(t, be)
 		a.Sandbox("PUT", "/clock", map[string]any{"now": "2026-11-20T12:00:00Z"}).OK(t, 200)

@@ -77,6 +77,7 @@ type answer struct {
 // compares its answer with the row: status and error, feria's text exactly
 // (generated ids aside), and the marketplace's text where it has one.
 func TestDocumentedMessages(t *testing.T) {
+	t.Parallel() // an instance of its own, on a frozen clock
 	a := apptest.New(t, apptest.Embedded)
 	a.Sandbox("PUT", "/clock", map[string]any{"now": "2026-11-20T12:00:00Z"}).OK(t, 200)
 	d := docWorld{t: t, a: a, lost: new(string)}

@@ -23,8 +23,10 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// soakDuration is how long TestSoak's clients run: 15 s in make test,
-// SOAK_DURATION (a duration) for make bench's long run.
+// soakDuration is how long TestSoak's clients run: 10 s in make test, where
+// TestSoak is the longest e2e test and so ends the run (the worker kill, the
+// new worker and the Redis restart still fall within it), SOAK_DURATION (a
+// duration) for make bench's long run.
 func soakDuration(t *testing.T) time.Duration {
 	if s := os.Getenv("SOAK_DURATION"); s != "" {
 		d, err := time.ParseDuration(s)
@@ -33,7 +35,7 @@ func soakDuration(t *testing.T) time.Duration {
 		}
 		return d
 	}
-	return 15 * time.Second
+	return 10 * time.Second
 }
 
 // durableRedis is a redis-server of the test's own that keeps every
