@@ -15,7 +15,7 @@ import (
 
 // Two transactions that lock two rows in opposite orders deadlock on
 // PostgreSQL: the one the server picks as the victim runs again and both
-// commit, where the victim used to fail.
+// commit, each row written once by each.
 func TestLostRacesRunAgain(t *testing.T) {
 	db := testenv.Databases()["postgres"](t)
 	ctx := context.Background()
@@ -50,8 +50,12 @@ func TestLostRacesRunAgain(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if runs[0]+runs[1] != 3 {
-		t.Errorf("runs = %v, want one of them run twice", runs)
+	// PostgreSQL aborts one of the two as a rule; on a loaded machine
+	// both may reach their deadlock check before the first victim's locks
+	// are gone, and a victim may lose again, so the count of runs is only
+	// bounded: what must hold is that both committed, each once.
+	if runs[0]+runs[1] < 3 || runs[0] > sqlstore.Attempts || runs[1] > sqlstore.Attempts {
+		t.Errorf("runs = %v, want a victim run again, within %d runs each", runs, sqlstore.Attempts)
 	}
 	var values []string
 	if err := db.NewRaw("SELECT value FROM settings WHERE key IN ('x', 'y') ORDER BY key").Scan(ctx, &values); err != nil {
