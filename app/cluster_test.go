@@ -3,14 +3,11 @@ package app
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/hibiken/asynq"
 
-	"github.com/feria/feria/adapters/blobstore/fsblob"
 	"github.com/feria/feria/adapters/jobqueue"
 	"github.com/feria/feria/adapters/sqlstore/outboxdb"
 	"github.com/feria/feria/ports/outboxport"
@@ -28,21 +25,8 @@ func TestJobRoundTripOnCluster(t *testing.T) {
 	ctx := context.Background()
 	rdb := testenv.RedisCluster(t)
 	db := testenv.SQLite(t)
-	blobs, err := fsblob.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := LoadConfig(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.ShutdownTimeout = 5 * time.Second
-	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	in, err := NewInstance(cfg, log, db, rdb, blobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
+	in := testInstance(t, db, rdb)
+	log := discard
 	if _, ok := in.Deps.AsynqRedis.(asynq.RedisClusterClientOpt); !ok {
 		t.Fatalf("asynq runs on a %T, want the cluster option", in.Deps.AsynqRedis)
 	}
@@ -81,7 +65,7 @@ func TestJobRoundTripOnCluster(t *testing.T) {
 		t.Fatal("the job was not run within 20 s")
 	}
 	// The message id is the task id: queued again, it is refused.
-	_, err = in.Deps.Queue.EnqueueContext(ctx, asynq.NewTask(taskType, []byte("again")), asynq.TaskID(msg.ID),
+	_, err := in.Deps.Queue.EnqueueContext(ctx, asynq.NewTask(taskType, []byte("again")), asynq.TaskID(msg.ID),
 		asynq.Queue(in.Deps.queueOf(taskType)), asynq.Retention(time.Hour))
 	if !errors.Is(err, asynq.ErrTaskIDConflict) {
 		t.Fatalf("second enqueue of %s: %v, want a task id conflict", msg.ID, err)

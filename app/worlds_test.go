@@ -2,12 +2,8 @@ package app
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"testing"
-	"time"
 
-	"github.com/feria/feria/adapters/blobstore/fsblob"
 	"github.com/feria/feria/test/testenv"
 )
 
@@ -17,20 +13,7 @@ import (
 func TestWorldPoolsShareABudget(t *testing.T) {
 	ctx := context.Background()
 	db := testenv.Postgres(t)
-	blobs, err := fsblob.New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := LoadConfig(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.ShutdownTimeout = 5 * time.Second
-	in, err := NewInstance(cfg, slog.New(slog.NewJSONHandler(io.Discard, nil)), db, testenv.Miniredis(t), blobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
+	in := testInstance(t, db, testenv.Miniredis(t))
 	root := db.DB.Stats().MaxOpenConnections
 	if root < 3 {
 		t.Fatalf("the default world's pool is %d, want 3 or more for this test", root)
