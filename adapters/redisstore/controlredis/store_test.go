@@ -141,14 +141,7 @@ func TestStaleness(t *testing.T) {
 	}
 
 	// Another process deletes the rules without a notice.
-	silent := testenv.Twin(rdb)
-	t.Cleanup(func() { silent.Close() })
-	if err := silent.Del(ctx, p+"{rules}:faults").Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := silent.Set(ctx, p+"{rules}:ver", "silent", 0).Err(); err != nil {
-		t.Fatal(err)
-	}
+	deleteSilently(t, rdb, p)
 	changed := time.Now()
 	if s, _ := r.Current(ctx); len(s.Faults) != 1 && time.Since(read) < controlredis.Staleness {
 		t.Errorf("an unannounced change seen %v after the rules were read: they were not held", time.Since(read))
@@ -200,14 +193,7 @@ func TestJournalConfirmsTheRules(t *testing.T) {
 		t.Errorf("rules held past Staleness beside journal writes: %d commands of their own, want 0", rt.Single.Load())
 	}
 
-	silent := testenv.Twin(rdb)
-	t.Cleanup(func() { silent.Close() })
-	if err := silent.Del(ctx, p+"{rules}:faults").Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := silent.Set(ctx, p+"{rules}:ver", "silent", 0).Err(); err != nil {
-		t.Fatal(err)
-	}
+	deleteSilently(t, rdb, p)
 	if err := j.Append(ctx, control.Entry{ID: "y"}); err != nil {
 		t.Fatal(err)
 	}
@@ -279,5 +265,20 @@ func TestWorldJournal(t *testing.T) {
 				t.Fatalf("rules without a quota: %+v %v", s, err)
 			}
 		})
+	}
+}
+
+// deleteSilently deletes the fault rules under prefix p and changes their
+// version as another process would, without a notice.
+func deleteSilently(t *testing.T, rdb *redis.Client, p string) {
+	t.Helper()
+	ctx := context.Background()
+	silent := testenv.Twin(rdb)
+	t.Cleanup(func() { silent.Close() })
+	if err := silent.Del(ctx, p+"{rules}:faults").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := silent.Set(ctx, p+"{rules}:ver", "silent", 0).Err(); err != nil {
+		t.Fatal(err)
 	}
 }
