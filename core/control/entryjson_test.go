@@ -3,6 +3,7 @@ package control
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -117,9 +118,18 @@ func BenchmarkEntryJSON(b *testing.B) {
 }
 
 func BenchmarkMaskBody(b *testing.B) {
-	body := []byte(sampleEntry().Detail.Response.Body)
-	b.ReportAllocs()
-	for b.Loop() {
-		MaskBody("application/json", body)
+	// A small answer, and a large one cut at the bound: many short quoted
+	// names and dates, as a window of visits is.
+	var large strings.Builder
+	for i := 0; large.Len() < 4*BodyBound; i++ {
+		fmt.Fprintf(&large, `{"date":"2026-10-%02dT00:00:00Z","total":%d,"detail":[{"company":"mercadolibre","quantity":%d}]},`, i%28+1, i, i)
+	}
+	for name, body := range map[string][]byte{"small": []byte(sampleEntry().Detail.Response.Body), "large": []byte(large.String())} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				MaskBody("application/json", body)
+			}
+		})
 	}
 }

@@ -76,12 +76,11 @@ func MaskBody(contentType string, raw []byte) (body string, truncated bool) {
 		return "", false
 	}
 	ct := strings.ToLower(contentType)
-	if strings.HasPrefix(ct, "multipart/") || !utf8.Valid(raw[:min(len(raw), 512)]) && !strings.Contains(ct, "json") {
+	if strings.HasPrefix(ct, "multipart/") || !utf8.Valid(cut(raw, 512)) && !strings.Contains(ct, "json") {
 		return "(" + ct + " body not kept)", false
 	}
 	if len(raw) > BodyBound {
-		// A character the cut split is dropped whole.
-		raw, truncated = bytes.ToValidUTF8(raw[:BodyBound], nil), true
+		raw, truncated = cut(raw, BodyBound), true
 	}
 	if strings.Contains(ct, "x-www-form-urlencoded") {
 		return MaskQuery(string(raw)), truncated
@@ -92,21 +91,55 @@ func MaskBody(contentType string, raw []byte) (body string, truncated bool) {
 	return secretField.ReplaceAllStringFunc(string(raw), maskField), truncated
 }
 
-// secretNames are secretField's member names as the expression needs them
-// (quoted whole): a body holding none has nothing to mask.
-var secretNames = [][]byte{[]byte(`"code"`), []byte(`"access_token"`), []byte(`"refresh_token"`),
-	[]byte(`"client_secret"`), []byte(`"sandbox_key"`), []byte(`"password"`)}
-
-// mayHoldSecret is the cheap test before the expression, a few byte
-// scans: a member merely ending like one ("zip_code", "api_key") does not
-// send the body through it.
-func mayHoldSecret(raw []byte) bool {
-	for _, n := range secretNames {
-		if bytes.Contains(raw, n) {
-			return true
+// cut is raw's first n bytes (all of raw when shorter), less the start of
+// a character the bound split (at most 3 bytes, found by looking back from
+// the bound rather than by a pass over the body): what is kept, or checked
+// for text, never ends in half a character.
+func cut(raw []byte, n int) []byte {
+	if len(raw) <= n {
+		return raw
+	}
+	for i := n; i > n-utf8.UTFMax && i > 0; i-- {
+		if utf8.RuneStart(raw[i]) {
+			return raw[:i]
 		}
 	}
-	return false
+	return raw[:n]
+}
+
+// secretNames are secretField's member names as the expression needs them
+// (with their closing quote), by their first letter: a body holding none
+// has nothing to mask.
+var secretNames = func() (t [utf8.RuneSelf][][]byte) {
+	for _, n := range []string{"code", "access_token", "refresh_token", "client_secret", "sandbox_key", "password"} {
+		t[n[0]] = append(t[n[0]], []byte(n+`"`))
+	}
+	return t
+}()
+
+// mayHoldSecret is the cheap test before the expression: one pass from
+// quote to quote, a name looked at only where its first letter follows an
+// opening quote. A member merely ending like one ("zip_code", "api_key")
+// does not send the body through it. A JSON answer is mostly quotes and
+// short names, so one pass beats a search per name.
+func mayHoldSecret(raw []byte) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(raw[i:], '"')
+		if j < 0 {
+			return false
+		}
+		i += j + 1
+		if i == len(raw) {
+			return false
+		}
+		if c := raw[i]; c < utf8.RuneSelf {
+			for _, n := range secretNames[c] {
+				if bytes.HasPrefix(raw[i:], n) {
+					return true
+				}
+			}
+		}
+	}
 }
 
 func maskField(m string) string {

@@ -3,6 +3,7 @@ package control
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestMaskBody(t *testing.T) {
@@ -25,10 +26,14 @@ func TestMaskBody(t *testing.T) {
 			t.Errorf("MaskBody(%q, %q) = %q, want %q", c.ct, c.in, got, c.want)
 		}
 	}
-	long := strings.Repeat("ü", BodyBound)
-	got, truncated := MaskBody("text/plain", []byte(long))
-	if !truncated || len(got) > BodyBound || !strings.HasPrefix(long, got) || len(got) < BodyBound-1 {
-		t.Errorf("a long body: truncated %v, %d bytes kept", truncated, len(got))
+	// The bound splits a character at each of its bytes in turn: the
+	// character is dropped whole, and nothing more.
+	for _, lead := range []string{"", "a", "ab", "abc"} {
+		long := lead + strings.Repeat("😀", BodyBound)
+		got, truncated := MaskBody("text/plain", []byte(long))
+		if !truncated || len(got) > BodyBound || !strings.HasPrefix(long, got) || len(got) < BodyBound-3 || !utf8.ValidString(got) {
+			t.Errorf("a long body after %q: truncated %v, %d bytes kept, valid %v", lead, truncated, len(got), utf8.ValidString(got))
+		}
 	}
 }
 
