@@ -125,7 +125,9 @@ func (a *App) dumpJournal() {
 	}
 	var b strings.Builder
 	for _, raw := range raws {
-		b.WriteString(raw)
+		// One entry a line (the scan counts them): the new lines an
+		// entry holds (its bodies are stored as they are) written as \n.
+		b.WriteString(strings.ReplaceAll(raw, "\n", `\n`))
 		b.WriteByte('\n')
 	}
 	secrets.mu.Lock()

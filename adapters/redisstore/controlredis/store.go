@@ -606,13 +606,13 @@ func (j *Journal) flush(ctx context.Context, batch []pending) (struct{}, error) 
 // more than JournalSize entries for long, whatever the instances
 // interleave.
 //
-// The entry is encoded by hand (Entry.AppendJSON) into a buffer used again
-// once its batch is written: one per public request, its detail's bodies
-// included.
+// The entry is encoded by hand (appendEntry: Entry.AppendJSON, its bodies
+// as they are) into a buffer used again once its batch is written: one
+// per public request.
 func (j *Journal) Append(ctx context.Context, e control.Entry) error {
 	buf := entryBuffers.Get().(*[]byte)
 	defer entryBuffers.Put(buf)
-	*buf = e.AppendJSON((*buf)[:0])
+	*buf = appendEntry((*buf)[:0], e)
 	p := pending{raw: *buf, counted: e.Counted}
 	if t, ok := e.Tally(); ok {
 		p.tally = t.Field()
@@ -633,8 +633,8 @@ func (j *Journal) List(ctx context.Context) ([]control.Entry, error) {
 	}
 	out := make([]control.Entry, 0, len(raws))
 	for _, raw := range raws {
-		var e control.Entry
-		if err := json.Unmarshal([]byte(raw), &e); err != nil {
+		e, err := decodeEntry(raw)
+		if err != nil {
 			return nil, fmt.Errorf("controlredis: stored journal entry: %w", err)
 		}
 		out = append(out, e)
