@@ -31,10 +31,12 @@ export TEST_S3_SECRET_KEY="${TEST_S3_SECRET_KEY:-feria-test-secret}"
 md="${BENCH_MD:-/tmp/feria-bench.md}"
 
 flags=()
-# The soak runs 2 minutes in full, 30 s in quick (which keeps to 5 minutes).
+# The soak runs 2 minutes in full; quick leaves it out (make test runs it
+# for 10 s), since its recovery of a killed worker's jobs alone waits on
+# asynq's lease for a minute or more, and quick keeps to 5 minutes.
 soak=2m
 case "$mode" in
-quick) flags=(-quick) soak=30s ;;
+quick) flags=(-quick) soak= ;;
 full | all) ;;
 *)
 	echo "usage: bench.sh full|quick|all" >&2
@@ -61,7 +63,8 @@ go run ./test/load/bench "${flags[@]}" -db "$TEST_DATABASE_URL" -s3 "$TEST_S3_EN
 # API and two worker processes while a worker is killed and Redis restarts;
 # it prints its figures (requests, answers >= 500 by status, what the
 # checker read back, the API's RSS and sockets at start and end), also
-# added to BENCH_MD. make test runs it for 15 s.
+# added to BENCH_MD.
+[ -n "$soak" ] || exit 0
 echo
 echo "== soak (${SOAK_DURATION:-$soak}) =="
 soak_log="$(mktemp)"
