@@ -42,6 +42,9 @@ var ErrUnavailable = kernel.E(kernel.Unavailable, "service_unavailable", "the sa
 
 // translate turns a connection failure into ErrUnavailable.
 func translate(err error) error {
+	if err == nil {
+		return nil // every journaled request comes through here: no reflection for it
+	}
 	if err = redisstore.Translate(err); kernel.KindOf(err) == kernel.Unavailable {
 		return ErrUnavailable.Wrap(err)
 	}
