@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -40,5 +41,18 @@ func FuzzDecodeJSON(f *testing.F) {
 			t.Fatalf("DecodeJSON accepted a NUL: %q", body)
 		}
 		_ = Text("q", string(body))
+	})
+}
+
+// AppendJSONString writes every string as encoding/json does.
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range []string{"MLA1100", "", `a"b\c`, "<&>", "ñandú", "\x00\x1f\x7f", "\xff", "\u2028", "x\xed\xa0\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := json.Marshal(s)
+		if got := AppendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Fatalf("AppendJSONString(%q) = %s, want x%s", s, got, want)
+		}
 	})
 }

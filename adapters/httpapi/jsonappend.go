@@ -29,10 +29,11 @@ func SendJSON(c *fiber.Ctx, appendTo func([]byte) []byte) error {
 
 // AppendJSONString appends s quoted as encoding/json writes it: as it is
 // when no byte needs escaping (ids, codes, most names), through
-// encoding/json otherwise.
+// encoding/json otherwise. A list of 200 compatibilities asks for 1,400
+// strings: one table lookup a byte keeps the check cheap.
 func AppendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if escaped[s[i]] {
 			q, _ := json.Marshal(s) // a string always encodes
 			return append(b, q...)
 		}
@@ -41,3 +42,13 @@ func AppendJSONString(b []byte, s string) []byte {
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// escaped marks the bytes encoding/json does not write as they are: control
+// characters, quote, backslash, <, > and & (escaped for HTML), and every
+// byte of a character beyond ASCII (which it checks for validity).
+var escaped = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&'
+	}
+	return t
+}()
