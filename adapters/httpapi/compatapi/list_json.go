@@ -15,11 +15,11 @@ import (
 // encoding/json.
 func appendList(b []byte, l compatport.List, extended bool) []byte {
 	b = append(b, `{"products":[`...)
-	for i, e := range l.Entries {
+	for i := range l.Entries {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendEntry(b, e, extended)
+		b = appendEntry(b, &l.Entries[i], extended) // an entry is large: not copied twice
 	}
 	b = append(b, `],"catalog_compatibilities_count":`...)
 	b = strconv.AppendInt(b, int64(len(l.Entries)), 10)
@@ -38,7 +38,7 @@ func appendList(b []byte, l compatport.List, extended bool) []byte {
 
 // appendEntry writes entry(e, extended, false): note and restrictions only
 // in the extended list, never note_status.
-func appendEntry(b []byte, e compatport.Entry, extended bool) []byte {
+func appendEntry(b []byte, e *compatport.Entry, extended bool) []byte {
 	b = append(b, `{"id":`...)
 	b = httpapi.AppendJSONString(b, e.ID)
 	b = append(b, `,"domain_id":`...)
