@@ -33,6 +33,7 @@ func fiscalKeys(t *testing.T, blobs blobport.Store) []string {
 // processes) removes files no document names once they are older than the
 // grace period, on both storage back ends; the documents' files stay.
 func TestOrphanJanitor(t *testing.T) {
+	t.Parallel() // instances of its own: not before the tests that wait
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
 		t.Parallel()
 		a := apptest.New(t, be)

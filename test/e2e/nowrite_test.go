@@ -22,6 +22,7 @@ import (
 // a 5xx and the whole state (every row, every Redis key, every stored
 // file) as it was. A last run without failure proves the path still works.
 func TestServerErrorsWriteNothing(t *testing.T) {
+	t.Parallel() // its paths' runs compute beside the tests that wait, not before them
 	for _, p := range writePaths() {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel() // mostly waiting on PostgreSQL's schema setup

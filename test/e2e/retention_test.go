@@ -18,6 +18,7 @@ import (
 // RETENTION_OUTBOX and RETENTION_NOTIFICATIONS (7 days by default) by the
 // service clock; what is younger stays, and so does what is not finished.
 func TestRetentionPrunesByTheServiceClock(t *testing.T) {
+	t.Parallel() // instances of its own: not before the tests that wait
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
 		t.Parallel()
 		a := apptest.NewSample(t, be)
@@ -132,6 +133,7 @@ func count(t *testing.T, a *apptest.App, what string, args ...any) int {
 // A file uploaded for a message and never sent is removed by the prune
 // job a day after its upload, by the service clock; a sent one stays.
 func TestRetentionPrunesUnsentAttachments(t *testing.T) {
+	t.Parallel() // instances of its own: not before the tests that wait
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
 		t.Parallel()
 		a := demoApp(t, be)
