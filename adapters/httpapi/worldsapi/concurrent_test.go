@@ -125,7 +125,9 @@ func eventually(t *testing.T, within time.Duration, check func() string) {
 // buyer notice a job writes, a fault rule and a rate limit's 429. Each
 // sees exactly its own results, while a ninth world is deleted under them.
 func TestEightWorldsAtOnce(t *testing.T) {
+	t.Parallel() // an instance of its own on each backend
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
 		a := apptest.New(t, be)
 		a.StartWorkers()
 		cb := newCallbacks(t)

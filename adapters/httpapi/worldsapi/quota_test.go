@@ -30,7 +30,9 @@ func quotaWorld(t *testing.T, a *apptest.App, name string) client {
 // WORLD_MAX_REQUESTS_PER_MINUTE are 429 with Retry-After, others' are not;
 // deleting it forgets the count. Its journal keeps WORLD_MAX_JOURNAL entries.
 func TestWorldQuotaOfRowsRequestsAndJournal(t *testing.T) {
+	t.Parallel() // an instance of its own on each backend
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
 		a := apptest.NewConfigured(t, be, func(c *apptest.Config) {
 			c.WorldQuota.Rows, c.WorldQuota.PerMinute, c.WorldQuota.Journal = 10, 4, 3
 			c.WorldMeasure = time.Nanosecond
@@ -96,7 +98,9 @@ func TestWorldQuotaOfRowsRequestsAndJournal(t *testing.T) {
 // bytes and files counted, is 413; the default world stores the same; a
 // reset frees room.
 func TestWorldQuotaOfBytes(t *testing.T) {
+	t.Parallel() // an instance of its own on each backend
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
 		a := apptest.NewConfigured(t, be, func(c *apptest.Config) {
 			c.WorldQuota.Bytes = 20_000
 			c.WorldMeasure = time.Nanosecond

@@ -15,7 +15,9 @@ const keyA, keyB = "world-a-key-0123456789", "world-b-key-0123456789"
 // tokens open only its API, its fault rules and journal are its own, its
 // reset is its own, and its deletion leaves nothing for its next creation.
 func TestWorldServesTheAPIApart(t *testing.T) {
+	t.Parallel() // an instance of its own on each backend
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
 		a := apptest.New(t, be)
 		a.Sandbox("PUT", "/worlds/a", map[string]any{"sandbox_key": keyA}).OK(t, 201)
 		a.Sandbox("PUT", "/worlds/b", map[string]any{"sandbox_key": keyB}).OK(t, 201)

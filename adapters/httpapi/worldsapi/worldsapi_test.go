@@ -36,7 +36,9 @@ func world(t *testing.T, got apptest.Response, name, key string) string {
 // one kept; GET answers the same; DELETE removes it (204, then 404); the
 // list pages by name.
 func TestWorldLifecycle(t *testing.T) {
+	t.Parallel() // an instance of its own on each backend
 	apptest.Each(t, func(t *testing.T, be apptest.Backend) {
+		t.Parallel()
 		a := apptest.New(t, be)
 		r := a.Sandbox("PUT", "/worlds/ci-42", map[string]any{"sandbox_key": key})
 		r.Is(t, 201, world(t, r, "ci-42", key))
@@ -95,6 +97,7 @@ func TestWorldLifecycle(t *testing.T) {
 // A bad name, key, body or page is 400 naming the field; nothing is
 // created.
 func TestWorldBadInput(t *testing.T) {
+	t.Parallel() // an instance of its own
 	a := apptest.New(t, apptest.Embedded)
 	badName := apptest.Err(400, "bad_request", "name must be 1 to 63 characters of a-z, 0-9 and -, not starting or ending with -",
 		"name", "name must be 1 to 63 characters of a-z, 0-9 and -, not starting or ending with -")
@@ -118,6 +121,7 @@ func TestWorldBadInput(t *testing.T) {
 // The routes take the default world's key only: none, a wrong one or a
 // world's own key is 401.
 func TestWorldsTakeTheRootKeyOnly(t *testing.T) {
+	t.Parallel() // an instance of its own
 	a := apptest.New(t, apptest.Embedded)
 	a.Sandbox("PUT", "/worlds/a", map[string]any{"sandbox_key": key}).OK(t, 201)
 	unauthorized := apptest.Err(401, "unauthorized", "missing or wrong X-Sandbox-Key header")
@@ -133,6 +137,7 @@ func TestWorldsTakeTheRootKeyOnly(t *testing.T) {
 // MAX_WORLDS bounds the worlds: one more is 429 saying so, and a deletion
 // makes room.
 func TestMaxWorlds(t *testing.T) {
+	t.Parallel() // an instance of its own
 	a := apptest.NewConfigured(t, apptest.Embedded, func(c *apptest.Config) { c.MaxWorlds = 2 })
 	a.Sandbox("PUT", "/worlds/a", nil).OK(t, 201)
 	a.Sandbox("PUT", "/worlds/b", nil).OK(t, 201)
