@@ -93,8 +93,8 @@ bash deploy/scripts/prism.sh >/dev/null || echo "Prism could not be installed; T
 # go test starts the packages' tests in the order named, two at a time on
 # two cores: the longest are named first so that the run does not end on
 # one of them alone (./... then adds every other package once).
-first="./adapters/httpapi/compatapi/ ./test/e2e/ ./adapters/httpapi/controlapi/ ./adapters/httpapi/contactsapi/
-	./adapters/httpapi/shippingapi/ ./adapters/httpapi/catalogapi/ ./adapters/httpapi/flexapi/ ./test/arch/ ./test/fault/"
+first="./test/e2e/ ./adapters/httpapi/compatapi/ ./adapters/httpapi/worldsapi/ ./adapters/httpapi/controlapi/ ./test/authz/
+	./adapters/httpapi/contactsapi/ ./adapters/httpapi/shippingapi/ ./adapters/httpapi/catalogapi/ ./adapters/httpapi/flexapi/ ./test/arch/ ./test/fault/"
 echo "$GO test -race -v -count=1 ./... > $log"
 # shellcheck disable=SC2086
 TMPDIR="${testtmp:-${TMPDIR:-/tmp}}" "$GO" test -race -v -count=1 -timeout 40m $first ./... >"$log" 2>&1
