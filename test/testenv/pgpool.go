@@ -3,6 +3,7 @@ package testenv
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -184,6 +185,9 @@ func empty(c context.Context, p pooled) error {
 	if shape, err := shapeOf(c, db); err != nil || shape != p.shape {
 		return fmt.Errorf("schema changed: %v", err)
 	}
+	if err := dropWorlds(c, db, p.schema); err != nil {
+		return err
+	}
 	var tables []string
 	if err := db.NewRaw(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename NOT LIKE 'bun\_migration%'`).
 		Scan(c, &tables); err != nil {
@@ -208,6 +212,23 @@ func empty(c context.Context, p pooled) error {
 	_, err = db.ExecContext(c, `SELECT setval(format('%I', sequencename), 1, false) FROM pg_sequences
 		WHERE schemaname = current_schema() AND last_value IS NOT NULL`)
 	return err
+}
+
+// dropWorlds drops the schemas of the worlds a test made in schema
+// (sqlstore.Schema: "<schema>_world_<name>"), which its rows do not hold:
+// the next test's world of the same name starts empty, as the world of a
+// new schema does.
+func dropWorlds(c context.Context, db *bun.DB, schema string) error {
+	var worlds []string
+	if err := db.NewRaw(`SELECT nspname FROM pg_namespace WHERE starts_with(nspname, ?)`, schema+"_world_").Scan(c, &worlds); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	for _, w := range worlds {
+		if _, err := db.ExecContext(c, "DROP SCHEMA IF EXISTS "+w+" CASCADE"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // deleteRows deletes the rows of tables, in one transaction where the
