@@ -322,6 +322,14 @@ func soakClient(f *fleet, tally *soakTally, c int, stop chan struct{}) {
 	}
 }
 
+// soakRecovery bounds soakCheck's waits for the jobs: the killed worker's
+// jobs are handed out again only once asynq's recoverer finds their lease
+// expired (a 30 s lease, then 30 s of margin, constants of asynq v0.26) at
+// its next round, once a minute on each worker process: up to about two
+// minutes after the kill, which with make test's short soak falls after
+// the clients have stopped.
+const soakRecovery = 150 * time.Second
+
 // soakCheck reads back everything the clients were told was done: every
 // item and its order, the contact events' total, every fiscal document
 // (its bytes) and its buyer's e-mail, every item's compatibilities (queued
@@ -350,7 +358,7 @@ func soakCheck(t *testing.T, f *fleet, tally *soakTally) string {
 			t.Errorf("%s: %d compatibilities, want the %d acknowledged", item, got, want)
 		}
 	}
-	f.waitFor("every acknowledged copy made", 90*time.Second, func() bool {
+	f.waitFor("every acknowledged copy made", soakRecovery, func() bool {
 		for item, want := range tally.compats {
 			if want < 0 && f.compatCount(0, item) != source {
 				return false
@@ -358,7 +366,7 @@ func soakCheck(t *testing.T, f *fleet, tally *soakTally) string {
 		}
 		return true
 	})
-	f.waitFor("every acknowledged invoice's e-mail to its buyer", 90*time.Second, func() bool {
+	f.waitFor("every acknowledged invoice's e-mail to its buyer", soakRecovery, func() bool {
 		mailed := map[string]bool{}
 		for _, m := range f.mail.Messages() {
 			mailed[regexp.MustCompile(`pack \d+`).FindString(m.Raw)] = true
@@ -370,7 +378,7 @@ func soakCheck(t *testing.T, f *fleet, tally *soakTally) string {
 		}
 		return true
 	})
-	f.waitFor("every acknowledged notification at the callback", 90*time.Second, func() bool {
+	f.waitFor("every acknowledged notification at the callback", soakRecovery, func() bool {
 		got := map[string]bool{}
 		for _, n := range f.rx.received() {
 			got[n.ID] = true
