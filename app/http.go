@@ -39,6 +39,14 @@ var contract = sync.OnceValue(func() *docsapi.Docs { return docsapi.New(docs.Ope
 
 // NewHTTP builds the fiber app with every module's routes, in the order of
 // the module map.
+// live answers the liveness probe. Its answer never changes: written as it
+// is, not encoded each time (a probe can come every second, a load
+// balancer's more often).
+func live(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(liveAnswer)
+}
+
 var liveAnswer = []byte(`{"status":"ok"}`)
 
 func NewHTTP(d *Deps) *fiber.App {
@@ -97,12 +105,7 @@ func NewHTTP(d *Deps) *fiber.App {
 		app.Use(d.quota)
 	}
 
-	// A probe's answer never changes: written as it is, not encoded each
-	// time (a probe can come every second, a load balancer's more often).
-	app.Get("/health/live", func(c *fiber.Ctx) error {
-		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
-		return c.Send(liveAnswer)
-	})
+	app.Get("/health/live", live)
 	app.Get("/health/ready", ready(d))
 	app.Get("/metrics", adaptor.HTTPHandler(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{})))
 	contract().Routes(app)
