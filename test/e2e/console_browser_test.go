@@ -131,7 +131,11 @@ func TestConsoleInABrowser(t *testing.T) {
 	p.call(t, "POST", "/oauth/token", "application/x-www-form-urlencoded", []byte(form.Encode()))
 	run("the requests appear", has("#rows", "/oauth/token"), has("#rows", "/items/MLA1100"), shot("requests"))
 
-	run("a request's page", chromedp.Click(`//a[contains(., "/oauth/token")]`), chromedp.WaitVisible(chromedp.CSS(`#request-body`)), shot("request"))
+	// The rows are replaced every second: a click is one step in the page
+	// (a user's click is), not a node found then clicked by two calls of
+	// the driver, between which the row may be new.
+	follow := poll(`(() => { const a = [...document.querySelectorAll("#rows a")].find(a => a.innerText.includes("/oauth/token")); a?.click(); return !!a })()`)
+	run("a request's page", follow, chromedp.WaitVisible(chromedp.CSS(`#request-body`)), shot("request"))
 	reqBody, curl := text("#request-body"), value(t, ctx, chromedp.Value(chromedp.CSS("#curl")))
 	if !strings.Contains(reqBody, "refresh_token=***") || !strings.Contains(reqBody, "client_secret=***") || strings.Contains(reqBody+curl, "console-secret") ||
 		strings.Contains(reqBody+curl, "console-app-secret") || !strings.HasPrefix(curl, "curl -X POST") {
