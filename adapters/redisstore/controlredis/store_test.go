@@ -113,18 +113,25 @@ func TestRedisDown(t *testing.T) {
 	}
 }
 
+// rulesWithAFault is a process's rules under a prefix of the test's own,
+// holding one fault rule (added through them, so announced).
+func rulesWithAFault(t *testing.T) (*redis.Client, string, *controlredis.Rules) {
+	t.Helper()
+	rdb, p := testenv.Redis(t), prefix()
+	r := controlredis.NewRules(rdb, p)
+	t.Cleanup(r.Close)
+	if _, err := r.AddFault(context.Background(), control.Fault{Path: "/a", Probability: 1}); err != nil {
+		t.Fatal(err)
+	}
+	return rdb, p, r
+}
+
 // The rules held are trusted with no round trip while the subscription is
 // up; a change no notice announced (a notice lost) shows within
 // Staleness, when the version is read again.
 func TestStaleness(t *testing.T) {
-	rdb := testenv.Redis(t)
 	ctx := context.Background()
-	p := prefix()
-	r := controlredis.NewRules(rdb, p)
-	t.Cleanup(r.Close)
-	if _, err := r.AddFault(ctx, control.Fault{Path: "/a", Probability: 1}); err != nil {
-		t.Fatal(err)
-	}
+	rdb, p, r := rulesWithAFault(t)
 	read := time.Now()
 	if s, err := r.Current(ctx); err != nil || len(s.Faults) != 1 {
 		t.Fatalf("Current: %+v %v", s, err)
@@ -165,16 +172,10 @@ func TestStaleness(t *testing.T) {
 // writes: held past Staleness with no round trip of their own, and a
 // change no notice announced is seen after the next write.
 func TestJournalConfirmsTheRules(t *testing.T) {
-	rdb := testenv.Redis(t)
 	ctx := context.Background()
-	p := prefix()
-	r := controlredis.NewRules(rdb, p)
-	t.Cleanup(r.Close)
+	rdb, p, r := rulesWithAFault(t)
 	j := controlredis.NewJournal(rdb, p)
 	j.Confirms(r)
-	if _, err := r.AddFault(ctx, control.Fault{Path: "/a", Probability: 1}); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := r.Current(ctx); err != nil {
 		t.Fatal(err)
 	}
