@@ -136,7 +136,8 @@ type Store interface {
 	Products(ctx context.Context, ids []string) (map[string]compat.Product, error)
 	// FamilyProducts returns up to limit child products of the family, by id.
 	FamilyProducts(ctx context.Context, sel compat.Selector, limit int) ([]compat.Product, error)
-	// CountFamily counts the child products of the family.
+	// CountFamily counts the child products of the family; ErrNotFound
+	// when its domain does not exist.
 	CountFamily(ctx context.Context, sel compat.Selector) (int, error)
 
 	// Compatibilities lists an item's compatibilities by creation.

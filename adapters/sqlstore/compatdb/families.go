@@ -10,6 +10,7 @@ import (
 
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/core/compat"
+	"github.com/feria/feria/ports/compatport"
 )
 
 // attrCond is the condition on one product_attributes row (columns
@@ -88,13 +89,55 @@ func (s *Store) FamilyProducts(ctx context.Context, sel compat.Selector, limit i
 // or an INTERSECT of the scans, a hashed set of every match.
 //
 // A count is kept (the count cache) with the version of its domain's
-// attribute rows (family_versions, renewed by triggers on every change);
-// the statement answers the domain's version, and counts only when it is
-// not the one kept: the count is in a CASE branch the database evaluates
-// only when taken.
+// attribute rows (family_versions, renewed by triggers on every change).
+// With a count kept, one prepared statement reads whether the domain
+// exists and its version: the count's own statement is new text for each
+// selector, parsed and planned at every run, which cost PostgreSQL more
+// than the rest of the request. The count is run only when nothing is
+// kept or the version moved, in one statement with the version it counted
+// at. ErrNotFound when the domain does not exist.
 func (s *Store) CountFamily(ctx context.Context, sel compat.Selector) (int, error) {
+	_, cacheable := sqlstore.Outside(ctx, s.db)
+	key := familyKey(sel)
+	var got struct {
+		Domain  bool  `bun:"d"`
+		Version int64 `bun:"v"`
+		N       int   `bun:"n"`
+	}
+	if cacheable {
+		if kept, ok := s.counts.Get(key); ok {
+			err := sqlstore.One(ctx, s.db, &got, `SELECT EXISTS (SELECT 1 FROM domains WHERE id = $1) AS d,
+				COALESCE((SELECT v FROM family_versions WHERE domain_id = $1), 0) AS v`, sel.DomainID)
+			switch {
+			case err != nil:
+				return 0, wrap("count family", err)
+			case !got.Domain:
+				return 0, wrap("count family", compatport.ErrNotFound)
+			case got.Version != 0 && got.Version == kept.version:
+				return kept.n, nil
+			}
+		}
+	}
+	count, args := familyCount(sel)
+	err := s.idb(ctx).NewRaw(`SELECT EXISTS (SELECT 1 FROM domains WHERE id = ?) AS d,
+		COALESCE((SELECT v FROM family_versions WHERE domain_id = ?), 0) AS v, (`+count+`) AS n`,
+		append([]any{sel.DomainID, sel.DomainID}, args...)...).Scan(ctx, &got)
+	switch {
+	case err != nil:
+		return 0, wrap("count family", err)
+	case !got.Domain:
+		return 0, wrap("count family", compatport.ErrNotFound)
+	case got.Version != 0 && cacheable && len(key) <= maxCountKey:
+		s.counts.Add(key, counted{version: got.Version, n: got.N})
+	}
+	return got.N, nil
+}
+
+// familyCount is the statement counting a family's child products (see
+// CountFamily), with its args; a selector without attributes counts none.
+func familyCount(sel compat.Selector) (string, []any) {
 	if len(sel.Attributes) == 0 {
-		return 0, nil
+		return "SELECT 0", nil
 	}
 	var q strings.Builder
 	var args []any
@@ -107,31 +150,7 @@ func (s *Store) CountFamily(ctx context.Context, sel compat.Selector) (int, erro
 	}
 	cond, cargs := attrCond(sel.Attributes[0], "a0.")
 	q.WriteString(" WHERE a0.domain_id = ? AND a0.attribute_id = ? AND a0.child AND " + cond)
-	args = append(append(args, sel.DomainID, sel.Attributes[0].ID), cargs...)
-
-	_, cacheable := sqlstore.Outside(ctx, s.db)
-	key := familyKey(sel)
-	var kept counted
-	if cacheable {
-		kept, _ = s.counts.Get(key)
-	}
-	args = append(append([]any{kept.version}, args...), sel.DomainID)
-	var got struct {
-		Version int64 `bun:"v"`
-		N       int   `bun:"n"`
-	}
-	err := s.idb(ctx).NewRaw(`SELECT v, CASE WHEN v <> 0 AND v = ? THEN -1 ELSE (`+q.String()+`) END AS n
-		FROM (SELECT COALESCE((SELECT v FROM family_versions WHERE domain_id = ?), 0) AS v) AS fv`, args...).Scan(ctx, &got)
-	if err != nil {
-		return 0, wrap("count family", err)
-	}
-	switch {
-	case got.N == -1:
-		return kept.n, nil
-	case got.Version != 0 && cacheable && len(key) <= maxCountKey:
-		s.counts.Add(key, counted{version: got.Version, n: got.N})
-	}
-	return got.N, nil
+	return q.String(), append(append(args, sel.DomainID, sel.Attributes[0].ID), cargs...)
 }
 
 // familyKey is the count cache's key of a selector: every part the count

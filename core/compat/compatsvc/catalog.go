@@ -2,9 +2,11 @@ package compatsvc
 
 import (
 	"context"
+	"errors"
 
 	"github.com/feria/feria/core/compat"
 	"github.com/feria/feria/core/kernel"
+	"github.com/feria/feria/ports/compatport"
 )
 
 // Dump serves the cross-domain compatibility dump of a site.
@@ -24,10 +26,10 @@ func (s *Service) CountFamily(ctx context.Context, sel compat.Selector) (int, er
 	if err := compat.CheckSelector(sel, ""); err != nil {
 		return 0, err
 	}
-	if _, err := s.domain(ctx, sel.DomainID); err != nil {
-		return 0, err
-	}
 	n, err := s.store.CountFamily(ctx, sel)
+	if errors.Is(err, compatport.ErrNotFound) {
+		return 0, compat.ErrDomainNotFound.Withf("domain %s not found", sel.DomainID)
+	}
 	return n, internal0(err)
 }
 

@@ -311,6 +311,9 @@ func (m *Memory) FamilyProducts(_ context.Context, sel compat.Selector, limit in
 // CountFamily counts the child products of the family.
 func (m *Memory) CountFamily(_ context.Context, sel compat.Selector) (int, error) {
 	defer m.lock()()
+	if _, ok := m.w.domains[sel.DomainID]; !ok {
+		return 0, compatport.ErrNotFound
+	}
 	return len(m.family(sel)), nil
 }
 
