@@ -149,8 +149,9 @@ type listJSON struct {
 
 func list(l compatport.List, extended bool) listJSON {
 	out := listJSON{Products: make([]entryJSON, 0, len(l.Entries)), Count: len(l.Entries)}
-	for _, e := range l.Entries {
-		out.Products = append(out.Products, entry(e, extended, false))
+	for i := range l.Entries {
+		e := &l.Entries[i]
+		out.Products = append(out.Products, entry(compatport.Entry{Compatibility: e.Compatibility, Reputation: compat.ReputationOf(e.Claims)}, extended, false))
 	}
 	if l.UniversalDomains != nil {
 		out.Univ = &universalJSON{DomainIDs: l.UniversalDomains}

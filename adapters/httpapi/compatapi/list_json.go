@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/feria/feria/adapters/httpapi"
+	"github.com/feria/feria/core/compat"
 	"github.com/feria/feria/ports/compatport"
 )
 
@@ -38,7 +39,7 @@ func appendList(b []byte, l compatport.List, extended bool) []byte {
 
 // appendEntry writes entry(e, extended, false): note and restrictions only
 // in the extended list, never note_status.
-func appendEntry(b []byte, e *compatport.Entry, extended bool) []byte {
+func appendEntry(b []byte, e *compatport.Claimed, extended bool) []byte {
 	b = append(b, `{"id":`...)
 	b = httpapi.AppendJSONString(b, e.ID)
 	b = append(b, `,"domain_id":`...)
@@ -62,9 +63,10 @@ func appendEntry(b []byte, e *compatport.Entry, extended bool) []byte {
 			b = append(b, rs...)
 		}
 	}
+	r := compat.ReputationOf(e.Claims)
 	b = append(b, `,"reputation":{"level":`...)
-	b = httpapi.AppendJSONString(b, e.Reputation.Level)
+	b = httpapi.AppendJSONString(b, r.Level)
 	b = append(b, `,"total_claims":`...)
-	b = strconv.AppendInt(b, int64(e.Reputation.TotalClaims), 10)
+	b = strconv.AppendInt(b, int64(r.TotalClaims), 10)
 	return append(b, "}}"...)
 }

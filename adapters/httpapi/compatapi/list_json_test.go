@@ -12,14 +12,14 @@ import (
 // of list(): short and extended, empty, universal in no domain and in some,
 // names and notes that need escaping, restrictions, reputations.
 func TestListJSONIsEncodingJSON(t *testing.T) {
-	e := func(id, name, note string, claims int, rs []compat.Restriction) compatport.Entry {
-		return compatport.Entry{Compatibility: compat.Compatibility{ID: id, ItemID: "MLA1100", DomainID: "MLA-CARS_AND_VANS",
+	e := func(id, name, note string, claims int, rs []compat.Restriction) compatport.Claimed {
+		return compatport.Claimed{Compatibility: compat.Compatibility{ID: id, ItemID: "MLA1100", DomainID: "MLA-CARS_AND_VANS",
 			ProductID: "MLA" + id, ProductName: name, Source: compat.SourceSeller, CreationSource: compat.CreationManual,
-			Note: note, NoteStatus: compat.NotePending, Restrictions: rs}, Reputation: compat.ReputationOf(claims)}
+			Note: note, NoteStatus: compat.NotePending, Restrictions: rs}, Claims: claims}
 	}
 	rs := []compat.Restriction{{AttributeID: "POSITION", AttributeCode: 7, AttributeValues: []compat.RestrictionSet{
 		{Values: []compat.RestrictionVal{{ValueID: "1", ValueName: "Delantera <izq> & \"der\"", ValueCode: 3}}}, {}}}}
-	entries := []compatport.Entry{
+	entries := []compatport.Claimed{
 		e("1", "Ford Ka 2018", "", 0, nil),
 		e("2", `Fiat "Uno" <1.4> & más`, "sólo el 1.6\n\t\x01", 9, rs),
 		e("3", "", "", 2, []compat.Restriction{}),

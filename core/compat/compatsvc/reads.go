@@ -10,6 +10,19 @@ import (
 
 // entries adds reputation to compatibilities.
 func (s *Service) entries(ctx context.Context, cs []compat.Compatibility) ([]compatport.Entry, error) {
+	cl, err := s.claimed(ctx, cs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]compatport.Entry, len(cl))
+	for i := range cl {
+		out[i] = compatport.Entry{Compatibility: cl[i].Compatibility, Reputation: compat.ReputationOf(cl[i].Claims)}
+	}
+	return out, nil
+}
+
+// claimed adds their claims' counts to compatibilities.
+func (s *Service) claimed(ctx context.Context, cs []compat.Compatibility) ([]compatport.Claimed, error) {
 	ids := make([]string, len(cs))
 	for i, c := range cs {
 		ids[i] = c.ID
@@ -18,9 +31,9 @@ func (s *Service) entries(ctx context.Context, cs []compat.Compatibility) ([]com
 	if err != nil {
 		return nil, internal(err)
 	}
-	out := make([]compatport.Entry, len(cs))
+	out := make([]compatport.Claimed, len(cs))
 	for i, c := range cs {
-		out[i] = compatport.Entry{Compatibility: c, Reputation: compat.ReputationOf(claims[c.ID])}
+		out[i] = compatport.Claimed{Compatibility: c, Claims: claims[c.ID]}
 	}
 	return out, nil
 }
@@ -40,10 +53,7 @@ func (s *Service) List(ctx context.Context, itemID string) (compatport.List, err
 	if err := sells(ctx, itemID, got.SellerID); err != nil {
 		return l, err
 	}
-	l.Entries = make([]compatport.Entry, len(got.Compatibilities))
-	for i, c := range got.Compatibilities {
-		l.Entries[i] = compatport.Entry{Compatibility: c.Compatibility, Reputation: compat.ReputationOf(c.Claims)}
-	}
+	l.Entries = got.Compatibilities
 	if got.UniversalDomainIDs != nil {
 		l.UniversalDomains = append([]string{}, got.UniversalDomainIDs...)
 	}

@@ -181,7 +181,7 @@ func TestCreateStoresNoteRestrictionsAndModeration(t *testing.T) {
 	}
 	first := l.Entries[0]
 	if first.NoteStatus != compat.NotePending || first.CreationSource != compat.CreationManual || first.Source != compat.SourceSeller ||
-		first.ProductName != "Ford Ka 2018" || first.Reputation != (compat.Reputation{Level: compat.LevelGreen}) {
+		first.ProductName != "Ford Ka 2018" || compat.ReputationOf(first.Claims) != (compat.Reputation{Level: compat.LevelGreen}) {
 		t.Fatalf("first = %+v", first)
 	}
 	r := first.Restrictions[0]
@@ -563,8 +563,8 @@ func TestSnapshots(t *testing.T) {
 	}
 	// Reputation: orders 1 (claim) counts; 4 (no claim) does not.
 	l, _ := e.svc.List(e.seller, "MLA1100")
-	if l.Entries[0].Reputation != (compat.Reputation{Level: compat.LevelGreen, TotalClaims: 1}) {
-		t.Fatalf("reputation = %+v", l.Entries[0].Reputation)
+	if compat.ReputationOf(l.Entries[0].Claims) != (compat.Reputation{Level: compat.LevelGreen, TotalClaims: 1}) {
+		t.Fatalf("reputation = %+v", compat.ReputationOf(l.Entries[0].Claims))
 	}
 	if _, err := e.svc.DeleteOne(e.seller, "MLA1100", cs[0].ID); err != nil {
 		t.Fatal(err)
@@ -591,7 +591,7 @@ func TestReputationThreshold(t *testing.T) {
 				CompatibilitySelection: &sales.CompatibilitySelection{ProductID: "MLA101"}}, true)
 		}
 		l, _ := e.svc.List(e.seller, "MLA1100")
-		if got := l.Entries[0].Reputation; got != (compat.Reputation{Level: c.level, TotalClaims: c.claims}) {
+		if got := compat.ReputationOf(l.Entries[0].Claims); got != (compat.Reputation{Level: c.level, TotalClaims: c.claims}) {
 			t.Fatalf("%d claims: %+v", c.claims, got)
 		}
 		cards, err := e.svc.Cards(e.seller, "MLA-CARS_AND_VANS", "MLA1100", "", []string{compat.FilterReputation})

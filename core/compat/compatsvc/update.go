@@ -45,7 +45,7 @@ func (s *Service) putCopy(ctx context.Context, itemID string, req compat.CopyReq
 		if err != nil {
 			return err
 		}
-		l, err := s.entries(ctx, added)
+		l, err := s.claimed(ctx, added)
 		res.Copied = &compatport.List{Entries: l}
 		res.Created = len(added)
 		return err
