@@ -10,7 +10,8 @@
 # the client stayed under the server's, p99 at half load from vegeta, RSS
 # idle and under load), one `feria worker`'s jobs/s, and the embedded
 # mode's RSS under the same load; the table is printed and written as
-# markdown to BENCH_MD (docs/performance.md keeps the latest full run's).
+# markdown to BENCH_MD, and into BENCH_DOC when set (make bench
+# BENCH_DOC=docs/performance.md: the file keeps the latest full run's).
 # Before the rounds it creates worlds (full 1,000, quick 20) through the
 # sandbox on the same backends: creation and deletion p50/p99, what one
 # world costs empty and seeded (schema bytes, Redis keys and bytes,
@@ -54,8 +55,13 @@ if ! command -v wrk >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get 
 		echo "wrk could not be installed"
 fi
 
+# BENCH_DOC (docs/performance.md): the run's table, and the soak's
+# figures, also go between that file's generated markers.
+doc=()
+[ -z "${BENCH_DOC:-}" ] || doc=(-doc "$BENCH_DOC")
+
 echo "== ratio harness ($mode): test/load/bench =="
-go run ./test/load/bench "${flags[@]}" -db "$TEST_DATABASE_URL" -s3 "$TEST_S3_ENDPOINT" \
+go run ./test/load/bench "${flags[@]}" "${doc[@]}" -db "$TEST_DATABASE_URL" -s3 "$TEST_S3_ENDPOINT" \
 	-s3-access-key "$TEST_S3_ACCESS_KEY" -s3-secret-key "$TEST_S3_SECRET_KEY" -md "$md"
 
 # The soak (test/e2e TestSoak): 16 clients of world loads, fiscal uploads,
@@ -70,13 +76,20 @@ echo "== soak (${SOAK_DURATION:-$soak}) =="
 soak_log="$(mktemp)"
 SOAK_DURATION="${SOAK_DURATION:-$soak}" go test -count=1 -run '^TestSoak$' -v -timeout 30m ./test/e2e/ >"$soak_log" 2>&1 || soak_failed=1
 grep -E 'soak|FAIL|^ok|Error' "$soak_log" || true
+soak_md="$(mktemp)"
+{
+	printf '**Soak** (%s, test/e2e `TestSoak`): ' "${SOAK_DURATION:-$soak}"
+	grep -o 'soak figures.*' "$soak_log" | sed 's/^soak figures //' || echo "no figures: the soak failed"
+} >"$soak_md"
 {
 	echo
-	echo "## Soak (${SOAK_DURATION:-$soak})"
-	echo
-	grep -o 'soak figures.*' "$soak_log" || echo "no figures: the soak failed"
+	cat "$soak_md"
 } >>"$md"
-rm -f "$soak_log"
+if [ -n "${BENCH_DOC:-}" ]; then
+	awk -v f="$soak_md" '/^<!-- make bench: end -->/ { while ((getline l < f) > 0) print l; print "" } { print }' \
+		"$BENCH_DOC" >"$soak_md.doc" && mv "$soak_md.doc" "$BENCH_DOC"
+fi
+rm -f "$soak_log" "$soak_md"
 [ -z "${soak_failed:-}" ] || exit 1
 [ "$mode" = all ] || exit 0
 
