@@ -78,8 +78,8 @@ SOAK_DURATION="${SOAK_DURATION:-$soak}" go test -count=1 -run '^TestSoak$' -v -t
 grep -E 'soak|FAIL|^ok|Error' "$soak_log" || true
 soak_md="$(mktemp)"
 {
-	printf '**Soak** (%s, test/e2e `TestSoak`): ' "${SOAK_DURATION:-$soak}"
-	grep -o 'soak figures.*' "$soak_log" | sed 's/^soak figures //' || echo "no figures: the soak failed"
+	printf '**Soak** (test/e2e `TestSoak`): '
+	grep -o 'soak figures.*' "$soak_log" | sed 's/^soak figures (\([^)]*\)): /\1: /' || echo "no figures: the soak failed"
 } >"$soak_md"
 {
 	echo
