@@ -79,13 +79,14 @@ func TestCountCacheSeesEveryChange(t *testing.T) {
 			if n, err := a.CountFamily(ctx, sel); !errors.Is(err, compatport.ErrNotFound) {
 				t.Fatalf("after the reset: %d, %v; want ErrNotFound", n, err)
 			}
-			// No version after the reset (TRUNCATE fires no trigger): counted,
-			// not kept.
+			// The domain and two children again: counted afresh, not the
+			// count of one kept before the reset.
 			seed.Domain(t, sel.DomainID, "MLA", nil)
 			product("MLA107", "9909", "2018", true)
+			product("MLA108", "9909", "2018", true)
 			for range 2 {
-				if n, err := a.CountFamily(ctx, sel); err != nil || n != 1 {
-					t.Fatalf("after the reset, a child: %d, %v", n, err)
+				if n, err := a.CountFamily(ctx, sel); err != nil || n != 2 {
+					t.Fatalf("after the reset, two children: %d, %v", n, err)
 				}
 			}
 		})
