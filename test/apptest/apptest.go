@@ -62,7 +62,9 @@ type Config = app.Config
 // App is a running test instance.
 type App struct {
 	*app.Instance
-	t testing.TB
+	// Timeout is how long Send waits for an answer: 30 s when zero.
+	Timeout time.Duration
+	t       testing.TB
 	// checked counts the exchanges checked against docs/openapi.yaml.
 	checked atomic.Int64
 	// deferred: the exchanges are checked when the test ends (contract.go).
@@ -252,7 +254,11 @@ func (a *App) Send(req *http.Request) Response {
 		}
 		req.Body = io.NopCloser(bytes.NewReader(sent))
 	}
-	res, err := a.HTTP.Test(req, 30_000)
+	timeout := a.Timeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	res, err := a.HTTP.Test(req, int(timeout.Milliseconds()))
 	if err != nil {
 		a.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
