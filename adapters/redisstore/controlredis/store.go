@@ -4,8 +4,8 @@
 // change sets to a value never used before (no version at all means no
 // rule, as after a reset). Each process keeps the rules it read and trusts
 // them without a round trip while its subscription to the notices of
-// changes is up (watch.go: a change returns once every process dropped
-// its copy), the version confirmed by each journal batch's pipeline or
+// changes is up (redisstore.Notices: a change returns once every process
+// dropped its copy), the version confirmed by each journal batch's pipeline or
 // read again after Staleness, and on every request while the
 // subscription is down; rate limits
 // counted by go-redis/redis_rate (GCRA), and the journal as a capped list
@@ -80,7 +80,7 @@ type Rules struct {
 	k   keys
 	// versions reads the version once for every request waiting at once.
 	versions group[struct{}, string]
-	w        *watch
+	w        *redisstore.Notices
 	// quota is the world's requests a minute (nil: none).
 	quota *Quota
 
@@ -115,12 +115,12 @@ func NewRules(rdb redis.UniversalClient, prefix string) *Rules {
 		}
 		return ver, err
 	}
-	r.w = watchRules(r, prefix)
+	r.w = redisstore.Subscribe(rdb, prefix+"{rules}", holder{r})
 	return r
 }
 
 // Close ends the subscription to the notices of changes.
-func (r *Rules) Close() { r.w.close() }
+func (r *Rules) Close() { r.w.Close() }
 
 // Current returns the rules held, with no round trip, while they are
 // current: read at the present epoch, their version confirmed less than
@@ -195,6 +195,17 @@ func (r *Rules) confirm(epoch uint64, sent time.Time, ver string) {
 	}
 }
 
+// Staleness bounds how long a process trusts the rules it holds without
+// reading their version (redisstore.Staleness): while the subscription is
+// down a process reads the version on every request, as it would without it.
+const Staleness = redisstore.Staleness
+
+// holder is Rules as the notices see it.
+type holder struct{ r *Rules }
+
+func (h holder) Changed()     { h.r.changed() }
+func (h holder) Live(up bool) { h.r.setLive(up) }
+
 // changed drops the rules held: the next request reads them again.
 func (r *Rules) changed() {
 	r.mu.Lock()
@@ -218,7 +229,7 @@ func (r *Rules) setLive(up bool) {
 // dropped theirs.
 func (r *Rules) wrote(ctx context.Context) {
 	r.changed()
-	r.w.announce(ctx)
+	r.w.Announce(ctx)
 }
 
 func (r *Rules) reload(ctx context.Context) (controlport.Snapshot, error) {
