@@ -18,6 +18,7 @@ import (
 	"github.com/feria/feria/adapters/httpapi"
 	"github.com/feria/feria/adapters/httpapi/controlapi"
 	"github.com/feria/feria/adapters/jobqueue"
+	"github.com/feria/feria/adapters/redisstore"
 	"github.com/feria/feria/adapters/redisstore/controlredis"
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/adapters/sqlstore/accountdb"
@@ -80,7 +81,10 @@ type Deps struct {
 	// the module map builds after it (applications check users) and puts
 	// here.
 	applications *applications
-	closers      []func()
+	// heldTokens are the tokens this process resolved (the sandbox's reset
+	// drops them everywhere).
+	heldTokens *accountdb.Held
+	closers    []func()
 }
 
 // close releases what wire opened beside the queue clients.
@@ -114,7 +118,6 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), sqlstore.Conflicts)
 	clock := clockdb.New(b.db)
 	apps := &applications{}
-	accounts := accountsvc.New(accountsvc.Deps{Store: accountdb.New(b.db), Tx: sqlstore.Tx{DB: b.db, Log: log}, Clock: clock, Applications: apps})
 	queue, inspect, aq, err := queueClients(b)
 	if err != nil {
 		return nil, err
@@ -123,7 +126,7 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	d := &Deps{World: b.world,
 		Jobs:   workers.NewMetrics(reg),
 		Config: cfg, Log: log, DB: b.db, Tx: sqlstore.Tx{DB: b.db, Log: log}, Redis: b.redis, Blobs: b.blobs,
-		Clock: clock, Accounts: accounts, Auth: httpapi.Auth{Tokens: accounts}, Registry: reg,
+		Clock: clock, Registry: reg,
 		Queue: queue, Inspect: inspect, AsynqRedis: aq, applications: apps,
 	}
 	d.Relay = jobqueue.NewRelay(outboxdb.New(b.db), queue, clock, log, d.queueOf).Of(b.world)
@@ -141,6 +144,15 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 		d.closers = append(d.closers, func() { ctl.Close() })
 	}
 	d.ControlsRedis = ctl
+	// Every authenticated request resolves its token: each process holds
+	// the tokens it resolved, told of every change of tokens or users by
+	// the notices on the controls' Redis.
+	d.heldTokens = accountdb.NewHeld()
+	tokenNotices := redisstore.Subscribe(ctl, d.keys(heldTokensName), d.heldTokens)
+	d.heldTokens.Tell(tokenNotices)
+	d.closers = append([]func(){tokenNotices.Close}, d.closers...) // before its client closes
+	accounts := accountsvc.New(accountsvc.Deps{Store: accountdb.New(b.db).Holding(d.heldTokens), Tx: d.Tx, Clock: clock, Applications: apps})
+	d.Accounts, d.Auth = accounts, httpapi.Auth{Tokens: accounts}
 	prefix := d.keys(controlredis.DefaultPrefix)
 	rules, journal := controlredis.NewRules(ctl, prefix), controlredis.NewJournal(ctl, prefix)
 	if b.world != "" {
@@ -177,6 +189,10 @@ func wire(cfg Config, log *slog.Logger, b *backends) (*Deps, error) {
 	}
 	return d, nil
 }
+
+// heldTokensName names the notices of changes of tokens and users (a hash
+// tag: one slot of a cluster carries them).
+const heldTokensName = "feria:accounts:{tokens}"
 
 // queueClients are asynq's clients: a world uses the default world's.
 func queueClients(b *backends) (*asynq.Client, *asynq.Inspector, asynq.RedisConnOpt, error) {

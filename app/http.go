@@ -127,12 +127,12 @@ func NewHTTP(d *Deps) *fiber.App {
 }
 
 // mountSandbox serves /sandbox with every module's collections. A reset
-// empties the database, then what lives beside it: stored files, queued
-// jobs and each module's own keys.
+// empties the database, then what lives beside it: the tokens each
+// process holds, stored files, queued jobs and each module's own keys.
 func mountSandbox(app *fiber.App, d *Deps) {
 	// The queues are shared by every world: a reset removes its own world's
 	// jobs, which their task ids name.
-	resets := []sandboxport.Resetter{sqlstore.NewTables(d.DB), d.Blobs, jobqueue.NewQueued(d.Inspect).Of(d.World)}
+	resets := []sandboxport.Resetter{sqlstore.NewTables(d.DB), d.heldTokens, d.Blobs, jobqueue.NewQueued(d.Inspect).Of(d.World)}
 	var extra []func(fiber.Router)
 	for _, m := range d.Modules {
 		if m.Reset != nil {

@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -157,17 +158,55 @@ func (t Tx) RunInTx(ctx context.Context, fn func(ctx context.Context) error) err
 	if log == nil {
 		log = slog.Default()
 	}
+	var hooks *commitHooks
 	err := retrying(ctx, log, func() error {
+		hooks = &commitHooks{} // a rolled-back attempt's are dropped
 		return t.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			return fn(context.WithValue(ctx, txKey{}, tx))
+			return fn(context.WithValue(context.WithValue(ctx, txKey{}, tx), hooksKey{}, hooks))
 		})
 	})
+	if err == nil {
+		hooks.run()
+	}
 	// database/sql retries a bad connection outside a transaction only;
 	// inside one it hands driver.ErrBadConn (or ErrConnDone) to the caller.
 	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) {
 		return ErrUnavailable.Wrap(err)
 	}
 	return err
+}
+
+type hooksKey struct{}
+
+// commitHooks are what runs once a transaction committed.
+type commitHooks struct {
+	mu  sync.Mutex
+	fns []func()
+}
+
+func (h *commitHooks) run() {
+	h.mu.Lock()
+	fns := h.fns
+	h.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+// AfterCommit runs fn once the transaction ctx carries (Tx.RunInTx) has
+// committed, or now when ctx carries none: what tells others of a change
+// (a cache dropped in every process) must not run before the change can
+// be read, lest another reader keep the old rows. A rolled-back
+// transaction never runs it.
+func AfterCommit(ctx context.Context, fn func()) {
+	h, ok := ctx.Value(hooksKey{}).(*commitHooks)
+	if !ok {
+		fn()
+		return
+	}
+	h.mu.Lock()
+	h.fns = append(h.fns, fn)
+	h.mu.Unlock()
 }
 
 // IsNoRows reports whether err means "no such row".

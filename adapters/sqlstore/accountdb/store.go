@@ -14,7 +14,10 @@ import (
 )
 
 // Store implements the account ports on bun.
-type Store struct{ db bun.IDB }
+type Store struct {
+	db   bun.IDB
+	held *Held // nil: every token is read (Holding)
+}
 
 var (
 	_ accountport.Users  = (*Store)(nil)
@@ -66,6 +69,7 @@ func (s *Store) UpsertUser(ctx context.Context, u account.User) error {
 	if err != nil {
 		return fmt.Errorf("accountdb: upsert user %d: %w", u.ID, err)
 	}
+	s.changed(ctx) // a held token carries its user's site
 	return nil
 }
 
@@ -109,11 +113,32 @@ func (s *Store) AddToken(ctx context.Context, t account.Token) error {
 	if err != nil {
 		return fmt.Errorf("accountdb: add token: %w", err)
 	}
+	s.changed(ctx) // a renewed token may be held with its old expiry
 	return nil
 }
 
-// Token returns a token by hash with the site of its user.
+// Token returns a token by hash with the site of its user: the one held
+// (Holding) when it is, outside a transaction.
 func (s *Store) Token(ctx context.Context, hash string) (account.Token, string, error) {
+	if s.held == nil {
+		return s.token(ctx, hash)
+	}
+	if _, outside := sqlstore.Outside(ctx, s.db); !outside {
+		return s.token(ctx, hash)
+	}
+	held, found, gen, keep := s.held.get(hash)
+	if found {
+		return held.token, held.site, nil
+	}
+	read := time.Now()
+	t, site, err := s.token(ctx, hash)
+	if err == nil && keep {
+		s.held.put(gen, hash, heldToken{token: t, site: site, read: read})
+	}
+	return t, site, err
+}
+
+func (s *Store) token(ctx context.Context, hash string) (account.Token, string, error) {
 	var out struct {
 		tokenRow
 		SiteID string `bun:"site_id"`
@@ -140,6 +165,7 @@ func (s *Store) RevokeToken(ctx context.Context, hash string, at time.Time) erro
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("accountdb: revoke token: %w", accountport.ErrNotFound)
 	}
+	s.changed(ctx)
 	return nil
 }
 
