@@ -247,22 +247,34 @@ func (q *request) targeter() vegeta.Targeter {
 	}
 }
 
-// vegetaLoad sends q at rate for d (vegeta: an open loop, each request at
-// its instant whatever the answers' pace) with this process held to one
-// core, and returns the latencies, the requests that failed, and the
-// harness's CPU meanwhile (the client's).
-func vegetaLoad(q *request, rate float64, d time.Duration) (sample, float64, error) {
+// halfTransport is vegeta's transport for one path's half load: its
+// warm-up and its measure share the connections (the measure starts on
+// open ones, as every closed-loop run does), and closing them at the end
+// (CloseIdleConnections), as the vegeta command does by exiting, keeps
+// them off the server: left open, each measure's connections (up to 256)
+// stayed there until its idle timeout, and the server's memory under the
+// next measure counted every earlier one's.
+func halfTransport() *http.Transport {
+	return &http.Transport{MaxIdleConnsPerHost: vegeta.DefaultConnections,
+		DialContext: (&net.Dialer{KeepAlive: 30 * time.Second}).DialContext}
+}
+
+// vegetaLoad sends q at rate for d over tr (vegeta: an open loop, each
+// request at its instant whatever the answers' pace) with this process
+// held to one core, and returns the latencies, the requests that failed,
+// and the harness's CPU meanwhile (the client's).
+func vegetaLoad(tr *http.Transport, q *request, rate float64, d time.Duration) (sample, float64, error) {
 	prev := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(prev)
-	// vegeta's own transport, kept here to close its connections at the
-	// end, as the vegeta command does by exiting: left open, each half-load
-	// measure's connections (up to 256) stayed on the server until its
-	// idle timeout, and the server's memory under the next measure counted
-	// every earlier one's.
-	tr := &http.Transport{MaxIdleConnsPerHost: vegeta.DefaultConnections,
-		DialContext: (&net.Dialer{KeepAlive: 30 * time.Second}).DialContext}
-	defer tr.CloseIdleConnections()
-	atk := vegeta.NewAttacker(vegeta.Client(&http.Client{Timeout: 30 * time.Second, Transport: tr}), vegeta.MaxWorkers(256))
+	// An answer whose length is not checked is read to its end but kept
+	// only up to what a failure's message shows: a client held to one core
+	// that keeps every body of a list (tens of KiB) spends its core on
+	// their garbage and lags behind its schedule.
+	maxBody := int64(512)
+	if q.size > 0 {
+		maxBody = -1
+	}
+	atk := vegeta.NewAttacker(vegeta.Client(&http.Client{Timeout: 30 * time.Second, Transport: tr}), vegeta.MaxWorkers(256), vegeta.MaxBody(maxBody))
 	cpu0 := selfCPU()
 	t0 := time.Now()
 	var s sample
@@ -325,17 +337,20 @@ func (l load) run(ctx context.Context, w *cpuWatch, conc int, d time.Duration) (
 	return s, cpuUse(before, after, client), err
 }
 
-// half sends l at rate for d from an open-loop client: vegeta for HTTP,
-// openLoop for a call made in this process.
-func (l load) half(rate float64, d time.Duration) (sample, int, error) {
+// half sends l at rate for d from an open-loop client: vegeta for HTTP
+// (over tr), openLoop for a call made in this process. It returns the
+// client's CPU meanwhile, 0 for a call made in this process (the harness
+// is then the server's caller and its client at once).
+func (l load) half(tr *http.Transport, rate float64, d time.Duration) (sample, int, float64, error) {
 	switch {
 	case l.req != nil:
-		s, _, err := vegetaLoad(l.req, rate, d)
-		return s, 0, err
+		s, client, err := vegetaLoad(tr, l.req, rate, d)
+		return s, 0, client, err
 	case l.fn == nil:
-		return sample{}, 0, fmt.Errorf("no open loop for this load")
+		return sample{}, 0, 0, fmt.Errorf("no open loop for this load")
 	}
-	return openLoop(rate, d, l.fn)
+	s, dropped, err := openLoop(rate, d, l.fn)
+	return s, dropped, 0, err
 }
 
 // warm runs l for d (when d > 0) and drops the result (its connections,

@@ -235,6 +235,7 @@ type side struct {
 	ops     int                // operations over the rounds
 	server  string             // the process that answers (cpuNames)
 	half    sample             // at half load
+	halfCPU map[string]float64 // what each process spent at half load (HTTP only)
 	dropped int
 }
 
@@ -261,6 +262,31 @@ func (s *side) perOp(name string) float64 {
 // valid: the client spent less CPU per request than the server it
 // measured, so it was not what limited the rate.
 func (s *side) valid() bool { return s.ops > 0 && s.perOp(cpuClient) <= s.perOp(s.server) }
+
+// halfPerOp is a process's CPU per request at half load (µs).
+func (s *side) halfPerOp(name string) float64 {
+	if len(s.half.lats) == 0 {
+		return 0
+	}
+	return s.halfCPU[name] / float64(len(s.half.lats)) * 1e6
+}
+
+// halfValid: at half load, the open-loop client spent less CPU per
+// request than the server it measured. A client held to one core that
+// spends more falls behind its own schedule, and its lag counts in the
+// latencies (each from its request's due instant): the tail is then the
+// client's. A load with no HTTP client has nothing to compare.
+func (s *side) halfValid() bool {
+	return s.halfCPU == nil || s.halfPerOp(cpuClient) <= s.halfPerOp(s.server)
+}
+
+// halfClientNote is what the progress line adds on a client-bound tail.
+func (s *side) halfClientNote() string {
+	if s.halfValid() {
+		return ""
+	}
+	return fmt.Sprintf(" (client-bound: vegeta %.0f µs a request, the server %.0f)", s.halfPerOp(cpuClient), s.halfPerOp(s.server))
+}
 
 func rows() []*row {
 	pk := func(a *anchors) load { return a.pk() }
@@ -645,15 +671,23 @@ func measure(ctx context.Context, r *report, p *paths, a *anchors, w *cpuWatch, 
 			settle()
 			// The open loop warms up at its rate first (its connections, the
 			// client's own heap), as every closed-loop run does.
-			if _, _, err := l.half(rate, max(o.warm, 200*time.Millisecond)); err != nil {
+			tr := halfTransport()
+			if _, _, _, err := l.half(tr, rate, max(o.warm, 200*time.Millisecond)); err != nil {
 				return fmt.Errorf("warm-up of %s %s at half load: %w", rw.name, configNames[c], err)
 			}
-			s, dropped, err := l.half(rate, o.half)
+			before := w.snap(ctx)
+			s, dropped, client, err := l.half(tr, rate, o.half)
+			after := w.snap(ctx)
+			tr.CloseIdleConnections()
 			if err != nil {
 				return fmt.Errorf("%s %s at half load: %w", rw.name, configNames[c], err)
 			}
 			into.half, into.dropped = s, dropped
-			fmt.Printf("  %-46s %-17s %7.0f op/s asked, p99 %s\n", strings.ReplaceAll(rw.name, "`", ""), configNames[c], rate, s.p99.Round(10*time.Microsecond))
+			if l.req != nil {
+				into.halfCPU = cpuUse(before, after, client)
+			}
+			fmt.Printf("  %-46s %-17s %7.0f op/s asked, p99 %s%s\n", strings.ReplaceAll(rw.name, "`", ""), configNames[c], rate,
+				s.p99.Round(10*time.Microsecond), into.halfClientNote())
 		}
 	}
 	return nil

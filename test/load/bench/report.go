@@ -73,6 +73,9 @@ func halfText(s *side) string {
 	if len(s.half.lats) == 0 {
 		return "not measured (**no**)"
 	}
+	if !s.halfValid() {
+		return fmt.Sprintf("%s (client-bound: **not valid**)", ms(s.half.p99))
+	}
 	return fmt.Sprintf("%s (%s)", ms(s.half.p99), mark(s.half.p99 <= 20*time.Millisecond))
 }
 
