@@ -21,6 +21,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/uptrace/bun"
 
+	"github.com/feria/feria/adapters/redisstore"
 	"github.com/feria/feria/adapters/redisstore/contactsredis"
 	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/adapters/sqlstore/accountdb"
@@ -207,8 +208,11 @@ func anchorApp(db *bun.DB, rdb *redis.Client, s3 *minio.Client, bucket string) *
 	// reads what feria's download must (the caller's token, the pack with
 	// its documents) through feria's own stores, then GETs the document's
 	// object. Beside it, feria's path shows what its app adds: routing,
-	// middleware, the access rules, the errors.
-	tokens, packs := accountdb.New(db), fiscaldb.New(db)
+	// middleware, the access rules, the errors. Its token store holds the
+	// tokens it resolved, told of changes as feria's is.
+	held := accountdb.NewHeld()
+	held.Tell(redisstore.Subscribe(rdb, "bench:anchors:{tokens}", held))
+	tokens, packs := accountdb.New(db).Holding(held), fiscaldb.New(db)
 	// reads is what both fiscal paths read first: the caller's token, then
 	// the path's pack with its documents.
 	reads := func(c *fiber.Ctx) (account.Token, fiscal.Pack, []fiscal.Document, error) {

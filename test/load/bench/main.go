@@ -617,35 +617,57 @@ func measure(ctx context.Context, r *report, p *paths, a *anchors, w *cpuWatch, 
 	}
 	for round := 1; round <= o.rounds; round++ {
 		fmt.Printf("round %d of %d (load average %s)\n", round, o.rounds, loadavg())
+		// Each round turns the order around (every other one runs the
+		// anchor first and the configurations backwards): what a row's
+		// writes leave the backends to do (hint bits, dirty pages, a
+		// checkpoint) lands on whatever runs next, and so on each side in
+		// turn rather than always on the first.
+		backwards := round%2 == 0
 		anchorsDone := map[string]done{}
 		for _, rw := range r.rows {
-			line := fmt.Sprintf("  %-46s", strings.ReplaceAll(rw.name, "`", ""))
-			for c, sd := range rw.sides {
-				if sd == nil {
-					line += fmt.Sprintf(" %9s %-17s", "", "")
-					continue
+			runAnchor := func() error {
+				if _, ok := anchorsDone[rw.anchorKey]; ok {
+					return nil
 				}
-				if rw.of == nil {
+				s, cpu, err := rw.anchor(a).run(ctx, w, rw.connsOf(o), o.duration)
+				if err != nil {
+					return fmt.Errorf("%s: %w", rw.anchorName, err)
+				}
+				anchorsDone[rw.anchorKey] = done{s, cpu}
+				return nil
+			}
+			if backwards {
+				if err := runAnchor(); err != nil {
+					return err
+				}
+			}
+			for i := range rw.sides {
+				c := i
+				if backwards {
+					c = len(rw.sides) - 1 - i
+				}
+				if sd := rw.sides[c]; sd != nil && rw.of == nil {
 					s, cpu, err := feria(rw, c).run(ctx, w, rw.connsOf(o), o.duration)
 					if err != nil {
 						return fmt.Errorf("%s %s: %w", rw.name, configNames[c], err)
 					}
 					sd.add(s, cpu)
 				}
-				line += fmt.Sprintf(" %9.0f %-17s", sd.last.perSec()*rw.perOp, configNames[c])
 			}
-			d, ok := anchorsDone[rw.anchorKey]
-			if !ok {
-				l := rw.anchor(a)
-				s, cpu, err := l.run(ctx, w, rw.connsOf(o), o.duration)
-				if err != nil {
-					return fmt.Errorf("%s: %w", rw.anchorName, err)
-				}
-				d = done{s, cpu}
-				anchorsDone[rw.anchorKey] = d
+			if err := runAnchor(); err != nil {
+				return err
 			}
+			d := anchorsDone[rw.anchorKey]
 			rw.anc.server = rw.anchor(a).server
 			rw.anc.add(d.s, d.cpu)
+			line := fmt.Sprintf("  %-46s", strings.ReplaceAll(rw.name, "`", ""))
+			for c, sd := range rw.sides {
+				if sd == nil {
+					line += fmt.Sprintf(" %9s %-17s", "", "")
+					continue
+				}
+				line += fmt.Sprintf(" %9.0f %-17s", sd.last.perSec()*rw.perOp, configNames[c])
+			}
 			fmt.Printf("%s anchor %9.0f %s\n", line, d.s.perSec()*rw.perOp, rw.unit)
 		}
 	}
