@@ -494,7 +494,7 @@ func run(o options) error {
 	}
 	defer cleanup(serve.stop)()
 	time.Sleep(2 * time.Second)
-	r.idle = serve.status("VmRSS")
+	r.idle = serve.settledRSS(3 * time.Second)
 	fmt.Printf("feria serve (pid %d) on %s: RSS idle %.1f MB; with the sandbox (pid %d) on %s\n", serve.cmd.Process.Pid, addr, r.idle,
 		sandboxed.cmd.Process.Pid, saddr)
 

@@ -109,6 +109,21 @@ func (p *proc) status(field string) float64 {
 	return procStatus(p.cmd.Process.Pid, field)
 }
 
+// settledRSS is the process's RSS once its start-up settled: the least of
+// samples over d. Right after start-up the heap still holds the start's
+// garbage until a collection and the scavenger return it, which a single
+// sample counted or not by chance of timing.
+func (p *proc) settledRSS(d time.Duration) float64 {
+	least := p.status("VmRSS")
+	for end := time.Now().Add(d); time.Now().Before(end); {
+		time.Sleep(250 * time.Millisecond)
+		if v := p.status("VmRSS"); v > 0 && v < least {
+			least = v
+		}
+	}
+	return least
+}
+
 func procStatus(pid int, field string) float64 {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
