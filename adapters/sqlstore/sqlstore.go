@@ -235,9 +235,10 @@ type querier interface {
 }
 
 // prepared holds the arguments of a hot read on db: on PostgreSQL they are
-// led by pgx's statement cache mode, so that the statement is prepared once
-// per connection and planned from its cached plan afterwards.
-func prepared(ctx context.Context, db bun.IDB, args []any) (querier, []any) {
+// led by pgx's mode, the statement cache (prepared once per connection and
+// planned from its cached plan afterwards) or, for a replanned read, the
+// described statement (planned for its arguments at every run).
+func prepared(ctx context.Context, db bun.IDB, mode pgx.QueryExecMode, args []any) (querier, []any) {
 	var q querier
 	switch d := IDB(ctx, db).(type) {
 	case *bun.DB:
@@ -250,7 +251,7 @@ func prepared(ctx context.Context, db bun.IDB, args []any) (querier, []any) {
 		panic(fmt.Sprintf("sqlstore: no database/sql handle under %T", d))
 	}
 	if IsPostgres(db) {
-		args = append([]any{pgx.QueryExecModeCacheStatement}, args...)
+		args = append([]any{mode}, args...)
 	}
 	return q, args
 }
@@ -260,13 +261,13 @@ func prepared(ctx context.Context, db bun.IDB, args []any) (querier, []any) {
 // prepared once per connection on PostgreSQL (OpenPostgres). Its errors are
 // the driver's, translated like every other (unavailable.go).
 func Query(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
-	q, args := prepared(ctx, db, args)
+	q, args := prepared(ctx, db, pgx.QueryExecModeCacheStatement, args)
 	return q.QueryContext(ctx, query, args...)
 }
 
 // QueryRow is Query for one row.
 func QueryRow(ctx context.Context, db bun.IDB, query string, args ...any) *sql.Row {
-	q, args := prepared(ctx, db, args)
+	q, args := prepared(ctx, db, pgx.QueryExecModeCacheStatement, args)
 	return q.QueryRowContext(ctx, query, args...)
 }
 

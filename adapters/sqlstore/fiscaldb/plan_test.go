@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/feria/feria/adapters/sqlstore"
 	"github.com/feria/feria/test/testenv"
 )
 
@@ -52,5 +53,63 @@ func TestPackReadUsesThePackIndex(t *testing.T) {
 	}
 	if text := strings.Join(plan, "\n"); !strings.Contains(text, "orders_pack_id") {
 		t.Fatalf("the pack read does not use orders_pack_id:\n%s", text)
+	}
+}
+
+// The documents read keeps to the pack's index once the table has grown
+// from empty, before any ANALYZE: a statement prepared while it was empty
+// kept a generic plan that scanned the whole table at every read, for as
+// long as autovacuum took to analyze it (minutes, behind a thousand
+// worlds' tables). One connection, so that every read runs where the
+// first ones did.
+func TestDocumentsReadFollowsTheTableGrowing(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlstore.OpenPostgres(ctx, testenv.PostgresSchemaURL(t)+"&pool_max_conns=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	exec := func(q string) {
+		t.Helper()
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`INSERT INTO users (id, nickname, site_id, user_type, tags, messaging_allowed, date_created)
+		VALUES (10, 'S', 'MLA', 'normal', '[]', TRUE, now()), (20, 'B', 'MLA', 'normal', '[]', TRUE, now())`)
+	exec(`INSERT INTO orders (id, site_id, seller_id, buyer_id, pack_id, pack, status, items, shipping, has_claim, date_created)
+		SELECT 6000000 + i, 'MLA', 10, 20, 5000000 + i, 5000000 + i, 'paid', '[]', '{}', FALSE, now()
+		FROM generate_series(0, 99) AS i`)
+	exec(`ANALYZE fiscal_documents`)
+	s := New(db)
+	read := func(times int) {
+		t.Helper()
+		for i := range times {
+			if _, _, err := s.WithDocuments(ctx, int64(5000000+i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Enough reads of the empty table for PostgreSQL to settle on a
+	// generic plan, had the statement one.
+	read(10)
+	exec(`INSERT INTO fiscal_documents (id, pack_id, seller_id, file_type, filename, content_type, size, blob_key, date_created)
+		SELECT 'd' || i, 5000000 + i % 100, 10, 't' || i / 100, 'f.pdf', 'application/pdf', 1, 'k' || i, now()
+		FROM generate_series(0, 19999) AS i`)
+	seqScans := func() int64 {
+		t.Helper()
+		// This connection's counts reach the shared statistics once it is
+		// idle after asking for it.
+		exec(`SELECT pg_stat_force_next_flush()`)
+		var n int64
+		if err := db.QueryRowContext(ctx, `SELECT seq_scan FROM pg_stat_user_tables WHERE relid = 'fiscal_documents'::regclass`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := seqScans()
+	read(20)
+	if n := seqScans() - before; n != 0 {
+		t.Fatalf("%d of 20 reads of a pack's documents scanned the whole table", n)
 	}
 }

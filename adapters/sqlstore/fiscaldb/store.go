@@ -210,7 +210,7 @@ func (s *Store) WithDocuments(ctx context.Context, id int64) (fiscal.Pack, []fis
 	)
 	dest := []any{&o.SiteID, &o.SellerID, &o.BuyerID, &o.Shipping, &r.ID, &r.SellerID, &r.FileType, &r.Filename,
 		&r.ContentType, &r.Size, &r.BlobKey, &created}
-	err := sqlstore.Each(ctx, s.db, dest, func() error {
+	err := sqlstore.EachReplanned(ctx, s.db, dest, func() error {
 		found = true
 		if r.ID != "" {
 			r.PackID, r.DateCreated = id, created.Time
