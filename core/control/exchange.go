@@ -70,13 +70,15 @@ var errorCode = regexp.MustCompile(`^[a-z_.]*$`)
 // at most BodyBound bytes (truncated reports a cut), with every credential
 // masked (JSON members and form parameters named like MaskQuery's, and
 // sandbox_key and password); a body that is not text is described, not
-// kept.
+// kept: one of a type that is not text (a PDF, an image, whatever its
+// bytes), or of no type and not UTF-8.
 func MaskBody(contentType string, raw []byte) (body string, truncated bool) {
 	if len(raw) == 0 {
 		return "", false
 	}
 	ct := strings.ToLower(contentType)
-	if strings.HasPrefix(ct, "multipart/") || !utf8.Valid(cut(raw, 512)) && !strings.Contains(ct, "json") {
+	isJSON := strings.Contains(ct, "json")
+	if ct != "" && !isJSON && !textual(ct) || !isJSON && !utf8.Valid(cut(raw, 512)) {
 		return "(" + ct + " body not kept)", false
 	}
 	if len(raw) > BodyBound {
@@ -89,6 +91,13 @@ func MaskBody(contentType string, raw []byte) (body string, truncated bool) {
 		return string(raw), truncated
 	}
 	return secretField.ReplaceAllStringFunc(string(raw), maskField), truncated
+}
+
+// textual is a content type (lower case, not JSON) whose bodies are
+// text: text/*, XML, a form; multipart/form-data is not (its parts are
+// files).
+func textual(ct string) bool {
+	return strings.HasPrefix(ct, "text/") || strings.Contains(ct, "xml") || strings.HasPrefix(ct, "application/x-www-form-urlencoded")
 }
 
 // cut is raw's first n bytes (all of raw when shorter), less the start of

@@ -19,6 +19,12 @@ func TestMaskBody(t *testing.T) {
 		{"application/x-www-form-urlencoded", "grant_type=refresh_token&refresh_token=TG-1&code=x", "grant_type=refresh_token&refresh_token=***&code=***"},
 		{"multipart/form-data; boundary=x", "--x\r\naccess_token", "(multipart/form-data; boundary=x body not kept)"},
 		{"application/octet-stream", "\xff\xfe\x00", "(application/octet-stream body not kept)"},
+		{"application/pdf", "%PDF-1.4\n0123456789abcdef\n%%EOF\n", "(application/pdf body not kept)"},
+		{"image/png", "PNG", "(image/png body not kept)"},
+		{"text/plain; charset=utf-8", "hello", "hello"},
+		{"application/xml", "<a>1</a>", "<a>1</a>"},
+		{"", "plain words", "plain words"},
+		{"", "\xff\xfe\x00", "( body not kept)"},
 		{"", "", ""},
 	}
 	for _, c := range cases {
