@@ -77,8 +77,10 @@ func MaskBody(contentType string, raw []byte) (body string, truncated bool) {
 		return "", false
 	}
 	ct := strings.ToLower(contentType)
-	isJSON := strings.Contains(ct, "json")
-	if ct != "" && !isJSON && !textual(ct) || !isJSON && !utf8.Valid(cut(raw, 512)) {
+	if !strings.Contains(ct, "json") && (ct != "" && !textual(ct) || !utf8.Valid(cut(raw, 512))) {
+		if ct == "" {
+			return "(body not kept)", false
+		}
 		return "(" + ct + " body not kept)", false
 	}
 	if len(raw) > BodyBound {

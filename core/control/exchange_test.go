@@ -24,7 +24,7 @@ func TestMaskBody(t *testing.T) {
 		{"text/plain; charset=utf-8", "hello", "hello"},
 		{"application/xml", "<a>1</a>", "<a>1</a>"},
 		{"", "plain words", "plain words"},
-		{"", "\xff\xfe\x00", "( body not kept)"},
+		{"", "\xff\xfe\x00", "(body not kept)"},
 		{"", "", ""},
 	}
 	for _, c := range cases {
