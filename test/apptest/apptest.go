@@ -217,6 +217,12 @@ func (r Response) JSON(t testing.TB, v any) {
 // string or any value to encode as JSON. headers are name, value pairs.
 func (a *App) Do(method, path string, body any, headers ...string) Response {
 	a.t.Helper()
+	return a.Send(a.request(method, path, body, headers...))
+}
+
+// request is Do's request, not sent.
+func (a *App) request(method, path string, body any, headers ...string) *http.Request {
+	a.t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -238,12 +244,21 @@ func (a *App) Do(method, path string, body any, headers ...string) Response {
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	return a.Send(req)
+	return req
 }
 
 // Send sends a prepared request through the fiber app and checks the
 // exchange against docs/openapi.yaml (contract.go).
 func (a *App) Send(req *http.Request) Response {
+	a.t.Helper()
+	timeout := a.Timeout
+	if timeout == 0 {
+		timeout = 30 * time.Second
+	}
+	return a.send(req, timeout)
+}
+
+func (a *App) send(req *http.Request, timeout time.Duration) Response {
 	a.t.Helper()
 	recordSecrets(req)
 	var sent []byte
@@ -253,10 +268,6 @@ func (a *App) Send(req *http.Request) Response {
 			a.t.Fatal(err)
 		}
 		req.Body = io.NopCloser(bytes.NewReader(sent))
-	}
-	timeout := a.Timeout
-	if timeout == 0 {
-		timeout = 30 * time.Second
 	}
 	res, err := a.HTTP.Test(req, int(timeout.Milliseconds()))
 	if err != nil {
@@ -278,10 +289,17 @@ func (a *App) Sandbox(method, path string, body any) Response {
 	return a.Do(method, "/sandbox"+path, body, "X-Sandbox-Key", SandboxKey)
 }
 
-// MustLoad loads fixtures and fails the test unless they load.
+// loadTimeout is how long MustLoad waits for a world to load.
+const loadTimeout = 3 * time.Minute
+
+// MustLoad loads fixtures and fails the test unless they load. A world of
+// hundreds of entries is thousands of statements, which SQLite parses one by
+// one and slowly under the race detector: on two busy cores such a load has
+// outlasted Send's 30 s, so it is given loadTimeout.
 func (a *App) MustLoad(fixtures any) {
 	a.t.Helper()
-	if r := a.Sandbox("POST", "/fixtures", fixtures); r.Status != 200 {
+	req := a.request("POST", "/sandbox/fixtures", fixtures, "X-Sandbox-Key", SandboxKey)
+	if r := a.send(req, loadTimeout); r.Status != 200 {
 		a.t.Fatalf("fixtures: %d %s", r.Status, r.Body)
 	}
 }
