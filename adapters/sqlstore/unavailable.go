@@ -71,8 +71,12 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 }
 
 // conn is a pgx connection with its errors translated. It implements the
-// same optional interfaces as stdlib.Conn, no more.
-type conn struct{ cn *stdlib.Conn }
+// same optional interfaces as stdlib.Conn, no more. runs counts the runs
+// of each replanned read prepared on it (EachReplanned).
+type conn struct {
+	cn   *stdlib.Conn
+	runs map[string]int
+}
 
 var (
 	_ driver.Conn               = (*conn)(nil)
