@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/feria/feria/adapters/jobqueue"
 	"github.com/feria/feria/test/testenv"
@@ -37,7 +38,8 @@ func TestRegisterQueues(t *testing.T) {
 	}
 }
 
-// A job whose worker is gone (here: stuck for good) runs again on the next
+// A job whose worker is gone (here: stuck for good, and cut off from Redis
+// so that its heartbeats no longer extend the lease) runs again on the next
 // worker server as it starts once its lease is released, instead of a
 // minute after the lease would have lapsed.
 func TestReleaseLeases(t *testing.T) {
@@ -54,7 +56,11 @@ func TestReleaseLeases(t *testing.T) {
 			stuck, again := make(chan struct{}), make(chan struct{})
 			release := make(chan struct{})
 			defer close(release)
-			gone := asynq.NewServer(conn, asynq.Config{Concurrency: 1, LogLevel: asynq.FatalLevel, ShutdownTimeout: time.Millisecond})
+			cutOff := testenv.NewProxy(t, conn.Addr)
+			// No retries once cut: its shutdown then fails at once.
+			goneRedis := redis.NewClient(&redis.Options{Addr: cutOff.Addr(), DB: conn.DB, MaxRetries: -1})
+			defer goneRedis.Close()
+			gone := asynq.NewServerFromRedisClient(goneRedis, asynq.Config{Concurrency: 1, LogLevel: asynq.FatalLevel, ShutdownTimeout: time.Millisecond})
 			if err := gone.Start(asynq.HandlerFunc(func(context.Context, *asynq.Task) error {
 				close(stuck)
 				<-release
@@ -64,6 +70,10 @@ func TestReleaseLeases(t *testing.T) {
 			}
 			defer gone.Shutdown()
 			<-stuck
+			// A worker alive would extend the lease at its next heartbeat
+			// (every 5 s), after the release and before the next server
+			// looks: the job would wait out the new lease.
+			cutOff.Cut()
 			if n, err := jobqueue.ReleaseLeases(ctx, rdb, time.Now(), "default", "bulk"); err != nil || n != 1 {
 				t.Fatalf("released %d %v, want 1", n, err)
 			}

@@ -3,8 +3,6 @@ package sqlstore_test
 import (
 	"context"
 	"errors"
-	"io"
-	"net"
 	"net/url"
 	"strings"
 	"sync"
@@ -15,53 +13,6 @@ import (
 	"github.com/feria/feria/core/kernel"
 	"github.com/feria/feria/test/testenv"
 )
-
-// proxy forwards TCP connections to target until cut, which closes the
-// listener and every connection: the database "goes away" for the client
-// only, and the shared server is left alone.
-type proxy struct {
-	ln    net.Listener
-	mu    sync.Mutex
-	conns []net.Conn
-}
-
-func newProxy(t *testing.T, target string) *proxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proxy{ln: ln}
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s, err := net.Dial("tcp", target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, c, s)
-			p.mu.Unlock()
-			go func() { io.Copy(s, c); s.Close() }() //nolint:errcheck // ends with either side
-			go func() { io.Copy(c, s); c.Close() }() //nolint:errcheck // ends with either side
-		}
-	}()
-	t.Cleanup(p.cut)
-	return p
-}
-
-func (p *proxy) cut() {
-	p.ln.Close()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, c := range p.conns {
-		c.Close()
-	}
-}
 
 // through rewrites a PostgreSQL URL to go through addr.
 func through(t *testing.T, raw, addr string) (string, string) {
@@ -81,8 +32,8 @@ func through(t *testing.T, raw, addr string) (string, string) {
 // every store at once.
 func TestOutageIsUnavailable(t *testing.T) {
 	dsn, target := through(t, testenv.PostgresSchemaURL(t), "")
-	p := newProxy(t, target)
-	dsn, _ = through(t, dsn, p.ln.Addr().String())
+	p := testenv.NewProxy(t, target)
+	dsn, _ = through(t, dsn, p.Addr())
 	ctx := context.Background()
 	db, err := sqlstore.OpenPostgres(ctx, dsn)
 	if err != nil {
@@ -108,7 +59,7 @@ func TestOutageIsUnavailable(t *testing.T) {
 		})
 	}()
 	<-started
-	p.cut()
+	p.Cut()
 	checks := map[string]error{
 		"transaction": <-inTx,
 		"query":       db.NewRaw("SELECT count(*) FROM settings").Scan(ctx, &n),
