@@ -124,7 +124,14 @@ func BenchmarkMaskBody(b *testing.B) {
 	for i := 0; large.Len() < 4*BodyBound; i++ {
 		fmt.Fprintf(&large, `{"date":"2026-10-%02dT00:00:00Z","total":%d,"detail":[{"company":"mercadolibre","quantity":%d}]},`, i%28+1, i, i)
 	}
-	for name, body := range map[string][]byte{"small": []byte(sampleEntry().Detail.Response.Body), "large": []byte(large.String())} {
+	// A list whose members are snake_case, as a list of compatibilities
+	// is: '_', 'c' and 'p', the first bytes of the secret names' ends, on
+	// every line.
+	var list strings.Builder
+	for i := 0; list.Len() < 4*BodyBound; i++ {
+		fmt.Fprintf(&list, `{"id":"%d","domain_id":"MLA-CARS_AND_VANS","catalog_product_id":"MLA%d","catalog_product_name":"Peugeot 208 1.6 %d","source":"DEFAULT","creation_source":"ITEM","reputation":{"level":"high","total_claims":%d}},`, i, 15000+i, 2010+i%15, i%7)
+	}
+	for name, body := range map[string][]byte{"small": []byte(sampleEntry().Detail.Response.Body), "large": []byte(large.String()), "list": []byte(list.String())} {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

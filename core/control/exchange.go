@@ -2,6 +2,8 @@ package control
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -118,52 +120,65 @@ func cut(raw []byte, n int) []byte {
 	return raw[:n]
 }
 
-// secretNames are secretField's member names as the expression needs them
-// (with their closing quote), by their first letter: a body holding none
-// has nothing to mask.
-var secretNames = func() (t [utf8.RuneSelf][][]byte) {
-	for _, n := range []string{"code", "access_token", "refresh_token", "client_secret", "sandbox_key", "password"} {
-		t[n[0]] = append(t[n[0]], []byte(n+`"`))
-	}
-	return t
-}()
+// secretNames are secretField's member names with their opening quote.
+var secretNames = [][]byte{[]byte(`"code`), []byte(`"access_token`), []byte(`"refresh_token`),
+	[]byte(`"client_secret`), []byte(`"sandbox_key`), []byte(`"password`)}
 
-// secretEnds are the names' ends, each a search of its own that its first
-// byte makes quick ('_' and 'p' are rare in JSON, where '"' is everywhere).
-var secretEnds = [][]byte{[]byte(`_token"`), []byte(`_secret"`), []byte(`_key"`), []byte(`password"`), []byte(`code"`)}
+// le32 is the little-endian word of a name's last four bytes.
+func le32(s string) uint32 { return binary.LittleEndian.Uint32([]byte(s)) }
 
-// mayHoldSecret is the cheap test before the expression: a body in which
-// no name's end occurs has none; one in which some does is looked at from
-// quote to quote, a name compared only where its first letter follows an
-// opening quote. A member merely ending like one ("zip_code", "api_key")
-// does not send the body through the expression.
+// The names' last four bytes, as the word before a closing quote.
+var (
+	endCode  = le32("code")
+	endToken = le32("oken")
+	endCret  = le32("cret")
+	endKey   = le32("_key")
+	endWord  = le32("word")
+)
+
+// mayHoldSecret is the cheap test before the expression: whether a quote
+// closes a secret member's name ("password" and the others, whole:
+// "zip_code" does not count). One pass over the body, eight bytes at a
+// time; at a quote, the four bytes before it are one word compared with
+// the names' ends, and only a match is compared with the whole names. (A
+// search per name hopped from one false start to the next on the bytes
+// names start with, '_', 'c' and 'p', on every line of a JSON list: 16 µs
+// for an 8 KiB list, 6.5 this way.)
 func mayHoldSecret(raw []byte) bool {
-	for _, end := range secretEnds {
-		if bytes.Contains(raw, end) {
-			return holdsSecretName(raw)
+	const ones, highs, quotes = 0x0101010101010101, 0x8080808080808080, 0x2222222222222222
+	i := 0
+	for ; i+8 <= len(raw); i += 8 {
+		// A quote's byte is 0 in x; m marks every 0 byte, and maybe a 1
+		// byte above one (a borrow), which closesName rules out.
+		x := binary.LittleEndian.Uint64(raw[i:]) ^ quotes
+		for m := (x - ones) &^ x & highs; m != 0; m &= m - 1 {
+			if closesName(raw, i+bits.TrailingZeros64(m)/8) {
+				return true
+			}
+		}
+	}
+	for ; i < len(raw); i++ {
+		if closesName(raw, i) {
+			return true
 		}
 	}
 	return false
 }
 
-func holdsSecretName(raw []byte) bool {
-	for i := 0; ; {
-		j := bytes.IndexByte(raw[i:], '"')
-		if j < 0 {
-			return false
-		}
-		i += j + 1
-		if i == len(raw) {
-			return false
-		}
-		if c := raw[i]; c < utf8.RuneSelf {
-			for _, n := range secretNames[c] {
-				if bytes.HasPrefix(raw[i:], n) {
-					return true
-				}
+// closesName: raw[q] is a quote that closes one of secretNames.
+func closesName(raw []byte, q int) bool {
+	if q < len(`"code`) || raw[q] != '"' {
+		return false
+	}
+	switch binary.LittleEndian.Uint32(raw[q-4:]) {
+	case endCode, endToken, endCret, endKey, endWord:
+		for _, n := range secretNames {
+			if bytes.HasSuffix(raw[:q], n) {
+				return true
 			}
 		}
 	}
+	return false
 }
 
 func maskField(m string) string {

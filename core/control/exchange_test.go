@@ -61,3 +61,31 @@ func TestMaskHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestMayHoldSecret holds the word-at-a-time scan to the plain search it
+// stands for (some name, quoted whole), with each name at every offset of
+// a word, beside near misses.
+func TestMayHoldSecret(t *testing.T) {
+	names := []string{"code", "access_token", "refresh_token", "client_secret", "sandbox_key", "password"}
+	plain := func(b string) bool {
+		for _, n := range names {
+			if strings.Contains(b, `"`+n+`"`) {
+				return true
+			}
+		}
+		return false
+	}
+	members := []string{`"zip_code"`, `"api_key"`, `"my_password"`, `"code`, `code"`, `"xcode"`, `"_token"`, `"oken"`}
+	for _, n := range names {
+		members = append(members, `"`+n+`"`, `"`+n[1:]+`"`, `"`+n+`x"`)
+	}
+	for _, m := range members {
+		for pad := range 17 {
+			for _, b := range []string{strings.Repeat("a", pad) + m, strings.Repeat(`"`, pad) + m + `:"v"`, `{"a":"` + strings.Repeat("b", pad) + `",` + m + `:1}`} {
+				if got, want := mayHoldSecret([]byte(b)), plain(b); got != want {
+					t.Errorf("mayHoldSecret(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+}
