@@ -6,6 +6,7 @@ package compatport
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/feria/feria/core/compat"
@@ -53,6 +54,30 @@ type Listing struct {
 	// UniversalDomainIDs is non-nil for a universal item.
 	UniversalDomainIDs []string
 	Compatibilities    []Claimed
+	// Derived goes with Compatibilities while the store keeps them (nil
+	// when they were read for this call alone).
+	Derived *Derived
+}
+
+// Derived holds what readers derive from a kept list (its encoding as an
+// answer), by key: made once per list rather than once per read, and
+// gone with the list when it changes or leaves the store's cache. Nil
+// holds nothing.
+type Derived struct{ m sync.Map }
+
+// Load returns the value kept under key.
+func (d *Derived) Load(key any) (any, bool) {
+	if d == nil {
+		return nil, false
+	}
+	return d.m.Load(key)
+}
+
+// Store keeps v under key.
+func (d *Derived) Store(key, v any) {
+	if d != nil {
+		d.m.Store(key, v)
+	}
 }
 
 // List is the list answer of an item's compatibilities.
@@ -63,6 +88,8 @@ type List struct {
 	Entries []Claimed
 	// UniversalDomains is non-nil for a universal item.
 	UniversalDomains []string
+	// Derived is the kept listing's (Listing's Derived).
+	Derived *Derived
 }
 
 // Card is one cards entry.

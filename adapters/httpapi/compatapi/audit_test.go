@@ -276,6 +276,17 @@ func TestAnswerShapes(t *testing.T) {
 		if _, ok := e["note_status"]; ok || e["note"] != "g" || !reflect.DeepEqual(e["restrictions"], wantR) {
 			t.Fatalf("extended list entry = %v", e)
 		}
+		// A list read again is written from its kept encoding; a change
+		// (the note) is a new list, in both forms.
+		a.Do("PUT", items, obj{"update": obj{"products": []any{obj{"id": "MLA101", "note": "h"}}}}, apptest.Bearer(seller)...).OK(t, 200)
+		l = a.Do("GET", items+"?extended=true", nil, apptest.Bearer(seller)...).OK(t, 200)
+		if get(l, "products.0.note") != "h" {
+			t.Fatalf("the extended list after the note changed: %v", l)
+		}
+		if l = a.Do("GET", items, nil, apptest.Bearer(seller)...).OK(t, 200); get(l, "products.0.id") != id {
+			t.Fatalf("the plain list after the note changed: %v", l)
+		}
+		a.Do("PUT", items, obj{"update": obj{"products": []any{obj{"id": "MLA101", "note": "g"}}}}, apptest.Bearer(seller)...).OK(t, 200)
 		// Extended check: the strings "true" / "false".
 		if v := a.Do("GET", items+"/extended/check", nil, apptest.Bearer(seller)...).OK(t, 200); !reflect.DeepEqual(v, obj{"note": "true", "restrictions": "true"}) {
 			t.Fatalf("extended check = %v", v)

@@ -10,7 +10,9 @@ import (
 
 // TestListJSONIsEncodingJSON holds appendList to encoding/json's encoding
 // of list(): short and extended, empty, universal in no domain and in some,
-// names and notes that need escaping, restrictions, reputations.
+// names and notes that need escaping, restrictions, reputations; a list
+// the store keeps twice in each form, the second time from its kept
+// encoding (the short one never answered for the extended one).
 func TestListJSONIsEncodingJSON(t *testing.T) {
 	e := func(id, name, note string, claims int, rs []compat.Restriction) compatport.Claimed {
 		return compatport.Claimed{Compatibility: compat.Compatibility{ID: id, ItemID: "MLA1100", DomainID: "MLA-CARS_AND_VANS",
@@ -30,13 +32,18 @@ func TestListJSONIsEncodingJSON(t *testing.T) {
 		{Entries: entries[:1], UniversalDomains: []string{}},
 		{Entries: entries, UniversalDomains: []string{"MLA-CARS_AND_VANS", "MLA-MOTORCYCLES"}},
 	} {
-		for _, extended := range []bool{false, true} {
-			want, err := json.Marshal(list(l, extended))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := appendList(nil, l, extended); string(got) != string(want) {
-				t.Fatalf("extended=%v:\n got %s\nwant %s", extended, got, want)
+		for _, derived := range []*compatport.Derived{nil, {}} {
+			l.Derived = derived
+			for range 2 {
+				for _, extended := range []bool{false, true} {
+					want, err := json.Marshal(list(l, extended))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := appendList(nil, l, extended); string(got) != string(want) {
+						t.Fatalf("extended=%v, kept %v:\n got %s\nwant %s", extended, derived != nil, got, want)
+					}
+				}
 			}
 		}
 	}

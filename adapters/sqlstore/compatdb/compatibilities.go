@@ -135,10 +135,9 @@ var listingSQL = `SELECT i.seller_id, COALESCE(st.universal, false), COALESCE(st
 func (s *Store) Listing(ctx context.Context, itemID string) (compatport.Listing, error) {
 	var l compatport.Listing
 	_, cacheable := sqlstore.Outside(ctx, s.db)
-	var known int64
-	var kept []compatport.Claimed
+	var kept listed
 	if cacheable {
-		known, kept = s.lists.get(itemID)
+		kept = s.lists.get(itemID)
 	}
 	var (
 		universal bool
@@ -160,17 +159,17 @@ func (s *Store) Listing(ctx context.Context, itemID string) (compatport.Listing,
 		c, err := r.compat()
 		l.Compatibilities = append(l.Compatibilities, compatport.Claimed{Compatibility: c, Claims: r.Claims})
 		return err
-	}, listingSQL, itemID, known)
+	}, listingSQL, itemID, kept.version)
 	if err != nil {
 		return l, wrap("listing", err)
 	}
 	switch {
 	case !found:
 		return l, compatport.ErrNotFound
-	case version != 0 && version == known:
-		l.Compatibilities = kept
+	case version != 0 && version == kept.version:
+		l.Compatibilities, l.Derived = kept.cs, kept.derived
 	case version != 0 && cacheable:
-		s.lists.put(itemID, version, l.Compatibilities)
+		l.Derived = s.lists.put(itemID, version, l.Compatibilities)
 	}
 	if universal {
 		if err := json.Unmarshal([]byte(domains), &l.UniversalDomainIDs); err != nil {

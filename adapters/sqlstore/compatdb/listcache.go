@@ -29,6 +29,7 @@ const (
 type listed struct {
 	version int64
 	cs      []compatport.Claimed
+	derived *compatport.Derived
 }
 
 type listCache struct {
@@ -46,32 +47,32 @@ func newListCache() *listCache {
 
 // get returns the version and compatibilities kept for the item; version 0
 // when none are.
-func (c *listCache) get(itemID string) (int64, []compatport.Claimed) {
+func (c *listCache) get(itemID string) listed {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	l, ok := c.lru.Get(itemID)
-	if !ok {
-		return 0, nil
-	}
-	return l.version, l.cs
+	l, _ := c.lru.Get(itemID)
+	return l
 }
 
 // put keeps cs as the item's compatibilities at version, evicting the least
-// recently listed items past the bounds.
-func (c *listCache) put(itemID string, version int64, cs []compatport.Claimed) {
+// recently listed items past the bounds, and returns what is derived from
+// them from now on (nil for a list too long to keep).
+func (c *listCache) put(itemID string, version int64, cs []compatport.Claimed) *compatport.Derived {
 	if len(cs) > maxCachedList {
-		return
+		return nil
 	}
+	d := &compatport.Derived{}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.lru.Peek(itemID); ok { // replaced, not evicted: no callback
 		c.held -= len(old.cs)
 	}
-	c.lru.Add(itemID, listed{version: version, cs: cs})
+	c.lru.Add(itemID, listed{version: version, cs: cs, derived: d})
 	c.held += len(cs)
 	for c.held > maxListedCompatibilities {
 		c.lru.RemoveOldest()
 	}
+	return d
 }
 
 // The count cache keeps family counts with the version of their domain

@@ -19,19 +19,21 @@ func TestListCacheBounds(t *testing.T) {
 			t.Fatalf("after %d lists the cache holds %d compatibilities", i+1, c.held)
 		}
 	}
-	if v, _ := c.get("MLA0"); v != 0 {
+	if v := c.get("MLA0").version; v != 0 {
 		t.Fatal("the least recently listed item was kept")
 	}
-	if v, _ := c.get("MLA9"); v != 10 {
+	if v := c.get("MLA9").version; v != 10 {
 		t.Fatalf("the latest list: version %d", v)
 	}
 	before := c.held
 	c.put("MLA9", 11, list[:1])
-	if v, cs := c.get("MLA9"); v != 11 || len(cs) != 1 || c.held != before-maxCachedList+1 {
-		t.Fatalf("replaced: version %d, %d kept, %d held (was %d)", v, len(cs), c.held, before)
+	if l := c.get("MLA9"); l.version != 11 || len(l.cs) != 1 || c.held != before-maxCachedList+1 {
+		t.Fatalf("replaced: version %d, %d kept, %d held (was %d)", l.version, len(l.cs), c.held, before)
 	}
-	c.put("MLA100", 1, make([]compatport.Claimed, maxCachedList+1))
-	if v, _ := c.get("MLA100"); v != 0 {
+	if c.get("MLA9").derived == nil || c.get("MLA9").derived == c.get("MLA8").derived {
+		t.Fatal("a kept list has no derived values of its own")
+	}
+	if d := c.put("MLA100", 1, make([]compatport.Claimed, maxCachedList+1)); d != nil || c.get("MLA100").version != 0 {
 		t.Fatal("a list larger than maxCachedList was kept")
 	}
 }

@@ -53,7 +53,7 @@ func (s *Service) List(ctx context.Context, itemID string) (compatport.List, err
 	if err := sells(ctx, itemID, got.SellerID); err != nil {
 		return l, err
 	}
-	l.Entries = got.Compatibilities
+	l.Entries, l.Derived = got.Compatibilities, got.Derived
 	if got.UniversalDomainIDs != nil {
 		l.UniversalDomains = append([]string{}, got.UniversalDomainIDs...)
 	}
