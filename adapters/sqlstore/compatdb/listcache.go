@@ -45,8 +45,8 @@ func newListCache() *listCache {
 	return c
 }
 
-// get returns the version and compatibilities kept for the item; version 0
-// when none are.
+// get returns what is kept for the item: its version (0 when nothing is),
+// its compatibilities and what is derived from them.
 func (c *listCache) get(itemID string) listed {
 	c.mu.Lock()
 	defer c.mu.Unlock()
