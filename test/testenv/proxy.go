@@ -15,6 +15,7 @@ type Proxy struct {
 	ln    net.Listener
 	mu    sync.Mutex
 	conns []net.Conn
+	cut   bool
 }
 
 // NewProxy starts a proxy to target (host:port), cut when the test ends.
@@ -37,6 +38,12 @@ func NewProxy(t testing.TB, target string) *Proxy {
 				continue
 			}
 			p.mu.Lock()
+			if p.cut { // accepted just as Cut closed the others
+				p.mu.Unlock()
+				c.Close()
+				s.Close()
+				return
+			}
 			p.conns = append(p.conns, c, s)
 			p.mu.Unlock()
 			go func() { io.Copy(s, c); s.Close() }() //nolint:errcheck // ends with either side
@@ -55,6 +62,7 @@ func (p *Proxy) Cut() {
 	p.ln.Close()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.cut = true
 	for _, c := range p.conns {
 		c.Close()
 	}
