@@ -277,7 +277,9 @@ func vegetaLoad(tr *http.Transport, q *request, rate float64, d time.Duration) (
 	// the tail counted from their instants was partly the client's own
 	// (the family count's p99, eight runs each way: median 20.8 ms with
 	// the client collecting, 13.6 without). A 10 s window allocates about
-	// 1.5 GB at most.
+	// 1.5 GB at most. It starts collected, with no cycle in flight (the
+	// warm-up's garbage would start one as collection resumes).
+	runtime.GC()
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(clientHeap))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	// An answer whose length is not checked is read to its end but kept
