@@ -189,3 +189,17 @@ func TestLuaString(t *testing.T) {
 		t.Errorf("luaString: %s", got)
 	}
 }
+
+// The host's steal is the eighth count of /proc/stat's "cpu" line, in
+// USER_HZ ticks: 133 ticks are 1.33 s of CPU taken by the host.
+func TestStealIsReadFromTheAllCPUsLine(t *testing.T) {
+	stat := "cpu  192916 0 86987 126714 383 0 31552 133 0 0\ncpu0 100911 0 39815 63111 55 0 15747 62 0 0\n"
+	if got := stealOf(stat); got != 1330*time.Millisecond {
+		t.Errorf("steal of %q: %v, want 1.33s", stat, got)
+	}
+	for _, bad := range []string{"", "intr 1 2 3", "cpu 1 2 3"} {
+		if got := stealOf(bad); got != 0 {
+			t.Errorf("steal of %q: %v, want 0 (not counted)", bad, got)
+		}
+	}
+}

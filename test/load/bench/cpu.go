@@ -145,6 +145,29 @@ func procCPU(pid int) float64 {
 	return (ut + st) / clkTck
 }
 
+// stolen is the CPU time the host has given to others while this
+// machine's CPUs wanted it, summed over the CPUs, so far ("steal" of
+// /proc/stat); 0 where the kernel does not count it.
+func stolen() time.Duration {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	return stealOf(string(b))
+}
+
+// stealOf reads the steal of /proc/stat's first line (all CPUs):
+// "cpu user nice system idle iowait irq softirq steal ...", in clkTck.
+func stealOf(stat string) time.Duration {
+	line, _, _ := strings.Cut(stat, "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return 0
+	}
+	ticks, _ := strconv.ParseFloat(f[8], 64)
+	return time.Duration(ticks / clkTck * float64(time.Second))
+}
+
 // byName is the pids of the processes whose command is name.
 func byName(name string) []int {
 	var out []int

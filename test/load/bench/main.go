@@ -236,7 +236,10 @@ type side struct {
 	server  string             // the process that answers (cpuNames)
 	half    sample             // at half load
 	halfCPU map[string]float64 // what each process spent at half load (HTTP only)
-	dropped int
+	// halfStolen is the CPU time the host took from the machine during
+	// the half load (stolen): a stall no process on it could cause.
+	halfStolen time.Duration
+	dropped    int
 }
 
 func (s *side) add(smp sample, cpu map[string]float64) {
@@ -278,6 +281,14 @@ func (s *side) halfPerOp(name string) float64 {
 // client's. A load with no HTTP client has nothing to compare.
 func (s *side) halfValid() bool {
 	return s.halfCPU == nil || s.halfPerOp(cpuClient) <= s.halfPerOp(s.server)
+}
+
+// halfStolenNote says how much CPU time the host took meanwhile, if any.
+func (s *side) halfStolenNote() string {
+	if s.halfStolen <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s of CPU stolen by the host)", ms(s.halfStolen))
 }
 
 // halfClientNote is what the progress line adds on a client-bound tail.
@@ -697,9 +708,10 @@ func measure(ctx context.Context, r *report, p *paths, a *anchors, w *cpuWatch, 
 			if _, _, _, err := l.half(tr, rate, max(o.warm, 200*time.Millisecond)); err != nil {
 				return fmt.Errorf("warm-up of %s %s at half load: %w", rw.name, configNames[c], err)
 			}
-			before := w.snap(ctx)
+			before, st := w.snap(ctx), stolen()
 			s, dropped, client, err := l.half(tr, rate, o.half)
 			after := w.snap(ctx)
+			into.halfStolen = stolen() - st
 			tr.CloseIdleConnections()
 			if err != nil {
 				return fmt.Errorf("%s %s at half load: %w", rw.name, configNames[c], err)
@@ -709,7 +721,7 @@ func measure(ctx context.Context, r *report, p *paths, a *anchors, w *cpuWatch, 
 				into.halfCPU = cpuUse(before, after, client)
 			}
 			fmt.Printf("  %-46s %-17s %7.0f op/s asked, p99 %s%s\n", strings.ReplaceAll(rw.name, "`", ""), configNames[c], rate,
-				s.p99.Round(10*time.Microsecond), into.halfClientNote())
+				s.p99.Round(10*time.Microsecond), into.halfClientNote()+into.halfStolenNote())
 		}
 	}
 	return nil

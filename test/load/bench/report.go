@@ -76,7 +76,7 @@ func halfText(s *side) string {
 	if !s.halfValid() {
 		return fmt.Sprintf("%s (client-bound: **not valid**)", ms(s.half.p99))
 	}
-	return fmt.Sprintf("%s (%s)", ms(s.half.p99), mark(s.half.p99 <= 20*time.Millisecond))
+	return fmt.Sprintf("%s (%s)%s", ms(s.half.p99), mark(s.half.p99 <= 20*time.Millisecond), s.halfStolenNote())
 }
 
 // halfOf is the series whose tail at half load a row's line shows: the
@@ -185,7 +185,7 @@ func (r *report) markdown(w io.Writer) {
 	fmt.Fprintf(w, "Run: %s, %s, commit %s. Machine: %s; load average %s at the start, %s at the end.\n",
 		mode, r.start.Format("2006-01-02 15:04 MST"), r.commit, r.machine, r.loadBefore, r.loadEnd)
 	fmt.Fprintf(w, "Load: %d interleaved rounds, each path (in every configuration) and its anchor for %s each, every other round backwards (the anchor first), from wrk (one thread, %d keep-alive connections, %d for the fiscal paths, pinned to core %s); "+
-		"the anchors with no HTTP called from the harness by as many goroutines. p50 is the rounds' median, p99 their worst; then each path for %s at half its saturated rate from vegeta (an open loop on its warm-up's connections; a floor row's is its floor's, sent at its path's half rate; a tail whose client spent more CPU a request than its server is client-bound, not valid). "+
+		"the anchors with no HTTP called from the harness by as many goroutines. p50 is the rounds' median, p99 their worst; then each path for %s at half its saturated rate from vegeta (an open loop on its warm-up's connections; a floor row's is its floor's, sent at its path's half rate; a tail whose client spent more CPU a request than its server is client-bound, not valid; beside a tail, the CPU time the host took from the machine meanwhile, when any: the steal of /proc/stat). "+
 		"Client CPU per request is wrk's (or the harness's) beside the server's (feria, the anchor service, or Redis or MinIO for the anchors with no HTTP), the path's then the anchor's; a line is valid when neither client spent more than its server. "+
 		"World: %d vehicle products and %d family heads, the read item and %d more with 200 compatibilities each, %d days of contact events for %d items, %d packs, %d listings more.\n\n",
 		r.o.rounds, r.o.duration, r.o.conc, fiscalConc, clientCPU(), r.o.half, r.o.products, r.o.products/perParent, compatItems, r.o.days, contactItems, packsOf(r.o), pick(r.o.quick, 300, 3000))
